@@ -1,0 +1,91 @@
+package io.legacygateway.config;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import io.legacygateway.adapters.sql.Dialect;
+import io.legacygateway.adapters.sql.SchemaScripts;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import javax.sql.DataSource;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.DisposableBean;
+import org.springframework.jdbc.datasource.DataSourceTransactionManager;
+import org.springframework.transaction.PlatformTransactionManager;
+
+/**
+ * The named legacy databases of {@code gateway.datasources}: one connection pool, one detected {@link Dialect} and one
+ * local transaction manager each. Relays and consumers look them up by name.
+ */
+public class GatewayDataSources implements DisposableBean {
+
+    private static final Logger log = LoggerFactory.getLogger(GatewayDataSources.class);
+
+    /** The gateway's own tables, created where {@code initialize-schema} is on. */
+    static final java.util.List<String> GATEWAY_SCRIPTS = java.util.List.of("outbox.sql");
+
+    private final Map<String, HikariDataSource> pools = new LinkedHashMap<>();
+    private final Map<String, GatewayProperties.DataSourceSpec> specs;
+    private final Map<String, Dialect> dialects = new ConcurrentHashMap<>();
+    private final Map<String, PlatformTransactionManager> transactionManagers = new ConcurrentHashMap<>();
+
+    public GatewayDataSources(GatewayProperties properties) {
+        this.specs = properties.datasources();
+        specs.forEach((name, spec) -> {
+            HikariConfig config = new HikariConfig();
+            config.setPoolName("gateway-" + name);
+            config.setJdbcUrl(spec.url());
+            config.setUsername(spec.username());
+            config.setPassword(spec.password());
+            config.setMaximumPoolSize(spec.maximumPoolSize());
+            config.setConnectionTimeout(spec.connectTimeout().toMillis());
+            // a database that is down at startup must not stop the gateway from starting its other parts
+            config.setInitializationFailTimeout(-1);
+            spec.properties().forEach(config::addDataSourceProperty);
+            pools.put(name, new HikariDataSource(config));
+        });
+        specs.forEach((name, spec) -> {
+            if (spec.initializeSchema()) {
+                Dialect dialect = dialect(name);
+                for (String script : GATEWAY_SCRIPTS) {
+                    log.info("Creating the gateway's tables of {} in datasource '{}' ({}) if missing", script, name,
+                            dialect.id());
+                    SchemaScripts.apply(pools.get(name), dialect, script);
+                }
+            }
+        });
+    }
+
+    public Set<String> names() {
+        return pools.keySet();
+    }
+
+    /**
+     * @param property the configuration key that named the datasource, used in the error
+     * @throws IllegalArgumentException naming the property when no such datasource is configured
+     */
+    public DataSource get(String name, String property) {
+        DataSource ds = pools.get(name);
+        if (ds == null) {
+            throw new IllegalArgumentException(property + ": no datasource '" + name + "' is configured under "
+                    + "gateway.datasources (configured: " + pools.keySet() + ")");
+        }
+        return ds;
+    }
+
+    /** The datasource's dialect, detected from its JDBC metadata on first use. */
+    public Dialect dialect(String name) {
+        return dialects.computeIfAbsent(name, n -> Dialect.detect(get(n, "dataSource")));
+    }
+
+    public PlatformTransactionManager transactionManager(String name) {
+        return transactionManagers.computeIfAbsent(name, n -> new DataSourceTransactionManager(get(n, "dataSource")));
+    }
+
+    @Override
+    public void destroy() {
+        pools.values().forEach(HikariDataSource::close);
+    }
+}

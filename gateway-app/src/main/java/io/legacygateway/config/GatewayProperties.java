@@ -1,0 +1,62 @@
+package io.legacygateway.config;
+
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.NotBlank;
+import jakarta.validation.constraints.NotNull;
+import java.time.Duration;
+import java.util.Map;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.validation.annotation.Validated;
+
+/**
+ * Settings under {@code gateway.*}. Unknown keys fail startup and name the key, so a typo is never silently ignored.
+ *
+ * @param source      CloudEvents {@code source} of published events unless a relay sets its own (a URI-reference
+ *                    naming the legacy system); default {@code urn:legacy-gateway}
+ * @param datasources the legacy databases, by name; relays and consumers refer to them by that name
+ * @param demo        the embedded demo's traffic generator (on in the {@code demo} profile only)
+ */
+@Validated
+@ConfigurationProperties(prefix = "gateway", ignoreUnknownFields = false)
+public record GatewayProperties(
+        @DefaultValue("urn:legacy-gateway") @NotBlank String source,
+        @DefaultValue Map<String, @Valid DataSourceSpec> datasources,
+        @DefaultValue @Valid @NotNull Demo demo) {
+
+    /**
+     * One legacy database.
+     *
+     * @param url              JDBC URL; the dialect is detected from the database itself
+     * @param username         user (least privilege: see the README's grants)
+     * @param password         password
+     * @param maximumPoolSize  connections kept by the pool; default 10
+     * @param connectTimeout   how long to wait for a connection; default 10s
+     * @param initializeSchema create the gateway's own tables (outbox, inbox) if missing; default false, because a legacy
+     *                         database is not the gateway's to change unless its owner asks
+     * @param properties       extra driver properties, for example {@code socketTimeout}
+     */
+    public record DataSourceSpec(
+            @NotBlank String url,
+            String username,
+            String password,
+            @DefaultValue("10") @Min(1) int maximumPoolSize,
+            @DefaultValue("10s") @NotNull Duration connectTimeout,
+            @DefaultValue("false") boolean initializeSchema,
+            @DefaultValue Map<String, String> properties) {
+    }
+
+    /**
+     * The demo's legacy application: it writes orders and their outbox rows through plain JDBC.
+     *
+     * @param enabled       start the traffic generator; default false (the {@code demo} profile turns it on)
+     * @param dataSource    the datasource holding the demo's legacy schema; default {@code demo}
+     * @param orderInterval time between two orders; default 2s
+     */
+    public record Demo(
+            @DefaultValue("false") boolean enabled,
+            @DefaultValue("demo") @NotBlank String dataSource,
+            @DefaultValue("2s") @NotNull Duration orderInterval) {
+    }
+}

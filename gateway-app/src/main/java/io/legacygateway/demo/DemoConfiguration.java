@@ -1,0 +1,45 @@
+package io.legacygateway.demo;
+
+import io.legacygateway.config.GatewayDataSources;
+import io.legacygateway.config.GatewayProperties;
+import java.time.Clock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.context.event.ApplicationReadyEvent;
+import org.springframework.context.ApplicationListener;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
+
+/** The embedded demo (profile {@code demo}, the default): a legacy application writing orders, and a banner. */
+@Configuration(proxyBeanMethods = false)
+@ConditionalOnProperty(name = "gateway.demo.enabled", havingValue = "true")
+public class DemoConfiguration {
+
+    private static final Logger log = LoggerFactory.getLogger(DemoConfiguration.class);
+
+    @Bean
+    DemoLegacyApplication demoLegacyApplication(GatewayDataSources dataSources, GatewayProperties properties,
+                                                Clock clock) {
+        return new DemoLegacyApplication(dataSources, properties, clock);
+    }
+
+    @Bean
+    ApplicationListener<ApplicationReadyEvent> demoBanner(Environment env) {
+        return event -> {
+            String base = "http://" + env.getProperty("server.address", "localhost") + ":"
+                    + env.getProperty("local.server.port", env.getProperty("server.port", "8080"));
+            log.info("""
+
+                    ==== Legacy gateway demo is running ====
+                    The demo legacy application writes orders and outbox rows into H2 (./data/demo/legacy).
+                    Relay 'demo-orders' publishes them as CloudEvents to the embedded Artemis queue demo.orders.events.
+                      Hawtio (Camel routes, Artemis):  {}/actuator/hawtio/
+                      Metrics (Prometheus):            {}/actuator/prometheus   (grep gateway_outbox)
+                      Health:                          {}/actuator/health
+                    Stop with Ctrl-C; delete ./data/demo to start over.
+                    """, base, base, base);
+        };
+    }
+}

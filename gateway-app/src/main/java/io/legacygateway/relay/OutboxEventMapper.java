@@ -1,0 +1,157 @@
+package io.legacygateway.relay;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.TextNode;
+import io.legacygateway.adapters.outbox.OutboxRejection;
+import io.legacygateway.adapters.outbox.OutboxRow;
+import io.legacygateway.adapters.outbox.PayloadFormat;
+import io.legacygateway.envelope.EnvelopeCodec;
+import io.legacygateway.envelope.EnvelopeVersion;
+import io.legacygateway.envelope.EventEnvelope;
+import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.regex.Pattern;
+
+/**
+ * Turns a claimed outbox row into an {@link OutboundEvent}, or into a rejection naming the first thing wrong with the
+ * row. A rejection is data, not an exception: one bad row never stops the others.
+ */
+final class OutboxEventMapper {
+
+    static final int MAX_ID_LENGTH = 255;
+    private static final Pattern TRACEPARENT = Pattern.compile("00-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}");
+    private static final Pattern TRACE_ID = Pattern.compile("[0-9a-f]{32}");
+
+    private final EnvelopeCodec codec;
+    private final String source;
+    private final Destination destination;
+    private final PayloadFormat payloadFormat;
+
+    OutboxEventMapper(EnvelopeCodec codec, String source, Destination destination, PayloadFormat payloadFormat) {
+        this.codec = codec;
+        this.source = source;
+        this.destination = destination;
+        this.payloadFormat = payloadFormat;
+    }
+
+    /** Either {@link OutboundEvent} or {@link OutboxRejection}. */
+    sealed interface Result permits Mapped, Rejected {
+    }
+
+    record Mapped(OutboundEvent event) implements Result {
+    }
+
+    record Rejected(OutboxRejection rejection) implements Result {
+    }
+
+    Result map(OutboxRow row) {
+        String problem = firstProblem(row);
+        if (problem != null) {
+            return reject(row, problem);
+        }
+        Integer version = version(row.eventVersion());
+        if (version == null) {
+            return reject(row, "eventVersion: '" + row.eventVersion() + "' is not an integer >= 1");
+        }
+        JsonNode data;
+        String contentType;
+        if (payloadFormat == PayloadFormat.JSON) {
+            try {
+                data = codec.parseJson(row.payload());
+            } catch (JsonProcessingException e) {
+                return reject(row, "payload: not valid JSON (" + e.getOriginalMessage() + ")");
+            }
+            if (data == null || data.isMissingNode()) {
+                return reject(row, "payload: empty");
+            }
+            contentType = EventEnvelope.JSON;
+        } else {
+            data = TextNode.valueOf(row.payload());
+            contentType = EventEnvelope.TEXT;
+        }
+        String traceparent = null;
+        if (row.trace() != null && !row.trace().isBlank()) {
+            traceparent = traceparent(row.trace().strip().toLowerCase(), row.eventId());
+            if (traceparent == null) {
+                return reject(row, "trace: '" + row.trace() + "' is neither a W3C traceparent nor a 32-hex trace id");
+            }
+        }
+        String address = destination.resolve(row.eventType(), row.aggregateType());
+        if (address == null) {
+            return reject(row, "destination: '" + destination + "' gives an unsafe address for event type '"
+                    + row.eventType() + "' and aggregate type '" + row.aggregateType() + "'");
+        }
+        EventEnvelope envelope = new EventEnvelope(EnvelopeVersion.current().specversion(), row.eventId(), source,
+                row.eventType(), row.aggregateId(), row.occurredAt() != null ? row.occurredAt() : row.createdAt(),
+                contentType, version, row.aggregateType(), blankToNull(row.correlationId()),
+                blankToNull(row.causationId()), traceparent, data);
+        return new Mapped(new OutboundEvent(row, envelope, codec.write(envelope), address, destination.topic()));
+    }
+
+    private static String firstProblem(OutboxRow row) {
+        if (blank(row.eventId())) {
+            return "eventId: missing";
+        }
+        if (row.eventId().length() > MAX_ID_LENGTH) {
+            return "eventId: longer than " + MAX_ID_LENGTH + " characters";
+        }
+        if (blank(row.aggregateType())) {
+            return "aggregateType: missing";
+        }
+        if (blank(row.aggregateId())) {
+            return "aggregateId: missing";
+        }
+        if (blank(row.eventType())) {
+            return "eventType: missing";
+        }
+        if (row.payload() == null) {
+            return "payload: missing";
+        }
+        return null;
+    }
+
+    private static Integer version(Object raw) {
+        if (raw == null) {
+            return 1;
+        }
+        try {
+            BigDecimal v = new BigDecimal(raw.toString().strip());
+            int i = v.intValueExact();
+            return i >= 1 ? i : null;
+        } catch (NumberFormatException | ArithmeticException e) {
+            return null;
+        }
+    }
+
+    /** A full traceparent is kept; a bare trace id gets a parent id derived from the event id, so output is stable. */
+    private static String traceparent(String trace, String eventId) {
+        if (TRACEPARENT.matcher(trace).matches()) {
+            return trace;
+        }
+        if (TRACE_ID.matcher(trace).matches()) {
+            try {
+                byte[] digest = MessageDigest.getInstance("SHA-256").digest(eventId.getBytes(StandardCharsets.UTF_8));
+                return "00-" + trace + "-" + HexFormat.of().formatHex(digest, 0, 8) + "-01";
+            } catch (NoSuchAlgorithmException e) {
+                throw new IllegalStateException(e);
+            }
+        }
+        return null;
+    }
+
+    private static Rejected reject(OutboxRow row, String reason) {
+        return new Rejected(new OutboxRejection(row, reason));
+    }
+
+    private static boolean blank(String s) {
+        return s == null || s.isBlank();
+    }
+
+    private static String blankToNull(String s) {
+        return blank(s) ? null : s;
+    }
+}

@@ -1,0 +1,100 @@
+package io.legacygateway.relay;
+
+import io.legacygateway.adapters.outbox.OutboxMapping;
+import io.legacygateway.adapters.outbox.OutboxStore;
+import io.legacygateway.adapters.sql.Dialect;
+import io.legacygateway.adapters.sql.TableInspector;
+import io.legacygateway.config.GatewayDataSources;
+import io.legacygateway.config.GatewayProperties;
+import io.legacygateway.envelope.EnvelopeCodec;
+import io.micrometer.core.instrument.MeterRegistry;
+import jakarta.jms.ConnectionFactory;
+import java.lang.management.ManagementFactory;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.time.Clock;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import javax.sql.DataSource;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.DisposableBean;
+import org.springframework.transaction.TransactionDefinition;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/**
+ * Builds an {@link OutboxRelay} from the parameters of an {@code outbox-relay} route: validates them, inspects the
+ * table, and fails with a message naming the parameter when something does not fit.
+ */
+public class OutboxRelayFactory implements DisposableBean {
+
+    private static final Logger log = LoggerFactory.getLogger(OutboxRelayFactory.class);
+
+    private final GatewayProperties properties;
+    private final GatewayDataSources dataSources;
+    private final ConnectionFactory connectionFactory;
+    private final MeterRegistry meters;
+    private final Clock clock;
+    private final List<RelayCycleHook> hooks;
+    private final EnvelopeCodec codec = new EnvelopeCodec();
+    private final List<OutboxRelay> relays = new CopyOnWriteArrayList<>();
+
+    public OutboxRelayFactory(GatewayProperties properties, GatewayDataSources dataSources,
+                              ConnectionFactory connectionFactory, MeterRegistry meters, Clock clock,
+                              List<RelayCycleHook> hooks) {
+        this.properties = properties;
+        this.dataSources = dataSources;
+        this.connectionFactory = connectionFactory;
+        this.meters = meters;
+        this.clock = clock;
+        this.hooks = hooks;
+    }
+
+    public OutboxRelay create(Map<String, Object> parameters) {
+        RelaySettings s = RelaySettings.parse(parameters, properties.source(),
+                dataSources.names().size() == 1 ? dataSources.names().iterator().next() : null);
+        if (relays.stream().anyMatch(r -> r.name().equals(s.relay()))) {
+            throw new IllegalArgumentException(RelaySettings.label(s.relay(), "relay") + ": the name '" + s.relay()
+                    + "' is used twice");
+        }
+        DataSource dataSource = dataSources.get(s.dataSource(), RelaySettings.label(s.relay(), "dataSource"));
+        Dialect dialect = dataSources.dialect(s.dataSource());
+        TableInspector.Table table = TableInspector.inspect(dataSource, dialect, s.table(),
+                RelaySettings.label(s.relay(), "table"));
+        OutboxMapping mapping = new OutboxMapping(table,
+                OutboxMapping.resolveColumns(table, s.columns(), p -> RelaySettings.label(s.relay(), p)), s.pendingStatus(), s.publishedStatus(),
+                s.failedStatus(), s.payloadFormat());
+        OutboxStore store = new OutboxStore(dataSource, dialect, mapping);
+        TransactionTemplate tx = new TransactionTemplate(dataSources.transactionManager(s.dataSource()));
+        // read committed: the ordering check must see what other relays committed after this claim
+        tx.setIsolationLevel(TransactionDefinition.ISOLATION_READ_COMMITTED);
+        OutboxRelay relay = new OutboxRelay(s, store, tx,
+                new OutboxEventMapper(codec, s.source(), s.destination(), s.payloadFormat()),
+                new ArtemisPublisher(connectionFactory, s.relay()), clock, hooks, s.relay() + "@" + host(), meters);
+        relays.add(relay);
+        log.info("Outbox relay '{}': {} table {} -> {} (batch {}, poll {}){}", s.relay(), dialect.id(),
+                table.name(), s.destination(), s.batchSize(), s.pollInterval(),
+                dialect.testedHere() ? "" : " [dialect NOT tested by this project]");
+        return relay;
+    }
+
+    /** The relays created so far (operations and tests). */
+    public List<OutboxRelay> relays() {
+        return List.copyOf(relays);
+    }
+
+    @Override
+    public void destroy() {
+        relays.forEach(OutboxRelay::close);
+    }
+
+    private static String host() {
+        String pid = ManagementFactory.getRuntimeMXBean().getName();
+        try {
+            return InetAddress.getLocalHost().getHostName() + ":" + ProcessHandle.current().pid();
+        } catch (UnknownHostException e) {
+            return pid;
+        }
+    }
+}

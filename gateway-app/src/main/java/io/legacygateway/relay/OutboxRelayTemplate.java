@@ -1,0 +1,47 @@
+package io.legacygateway.relay;
+
+import io.legacygateway.adapters.outbox.OutboxColumn;
+import org.apache.camel.builder.RouteBuilder;
+import org.apache.camel.model.RouteTemplateDefinition;
+
+/**
+ * The {@code outbox-relay} route template: a timer that runs one {@link OutboxRelay}. Instantiated from YAML
+ * ({@code templatedRoute} with {@code routeTemplateRef: outbox-relay}); every parameter is listed in
+ * {@link RelaySettings.Parameter} and {@link OutboxColumn}.
+ *
+ * <p>Why the claim-publish-mark cycle is one processor and not a chain of camel-sql and camel-jms endpoints: the mark
+ * must commit in the claim's database transaction and only after the broker's commit returned. The camel-sql consumer
+ * marks rows even when a handled error swallowed the send, and a JMS producer inside a database transaction commits
+ * after the database, the wrong way round.
+ */
+public class OutboxRelayTemplate extends RouteBuilder {
+
+    public static final String TEMPLATE = "outbox-relay";
+    public static final String ROUTE_PREFIX = "outbox-relay-";
+
+    private final OutboxRelayFactory factory;
+
+    public OutboxRelayTemplate(OutboxRelayFactory factory) {
+        this.factory = factory;
+    }
+
+    @Override
+    public void configure() {
+        RouteTemplateDefinition template = routeTemplate(TEMPLATE);
+        for (RelaySettings.Parameter p : RelaySettings.Parameter.values()) {
+            if (p.defaultValue() == null || !p.defaultValue().isEmpty()) {
+                template.templateParameter(p.key(), p.defaultValue(), p.description());
+            } else {
+                template.templateOptionalParameter(p.key(), p.description());
+            }
+        }
+        for (OutboxColumn c : OutboxColumn.values()) {
+            template.templateOptionalParameter(c.parameter(),
+                    c.description() + " (default " + c.defaultName() + (c.required() ? "" : ", or none") + ")");
+        }
+        template.templateBean("relayProcessor", OutboxRelay.class, rtc -> factory.create(rtc.getParameters()))
+                .from("timer:" + ROUTE_PREFIX + "{{relay}}?period={{pollInterval}}&delay={{pollInterval}}")
+                .routeDescription("Outbox relay {{relay}}: claim, publish to Artemis, mark")
+                .process("#{{relayProcessor}}").id("claim-publish-mark-{{relay}}");
+    }
+}

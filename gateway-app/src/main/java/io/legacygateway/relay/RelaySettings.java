@@ -1,0 +1,184 @@
+package io.legacygateway.relay;
+
+import io.legacygateway.adapters.outbox.OutboxColumn;
+import io.legacygateway.adapters.outbox.PayloadFormat;
+import io.legacygateway.adapters.sql.TableName;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import org.apache.camel.util.TimeUtils;
+
+/**
+ * The parameters of one {@code outbox-relay} route, parsed and validated. Every error names the parameter.
+ *
+ * @param relay        relay name: route id suffix, metric tag, {@code locked_by} value
+ * @param dataSource   name under {@code gateway.datasources}
+ * @param table        outbox table, optionally schema-qualified
+ * @param columns      configured column names by parameter name (unset ones take the defaults)
+ * @param destination  where events go
+ * @param source       CloudEvents source
+ * @param batchSize    rows per claim and per broker transaction
+ * @param pollInterval pause between polls once the table is drained
+ * @param maxBackoff   longest pause after repeated failures
+ */
+public record RelaySettings(String relay, String dataSource, TableName table, Map<String, String> columns,
+                            String pendingStatus, String publishedStatus, String failedStatus,
+                            PayloadFormat payloadFormat, Destination destination, String source, int batchSize,
+                            Duration pollInterval, Duration maxBackoff) {
+
+    /** Template parameters, with their defaults and descriptions (the README's table is generated from the same text). */
+    public enum Parameter {
+        RELAY("relay", null, "Relay name (lowercase letters, digits, dashes): route id outbox-relay-<relay>, metric tag, locked_by value"),
+        DATA_SOURCE("dataSource", "", "Datasource name under gateway.datasources; may be left out when exactly one is configured"),
+        TABLE("table", "outbox", "Outbox table, optionally schema.table"),
+        DESTINATION("destination", null, "queue:<name> or topic:<name>; the name may use {eventType} and {aggregateType}"),
+        SOURCE("source", "", "CloudEvents source; default gateway.source"),
+        PAYLOAD_FORMAT("payloadFormat", "JSON", "JSON (payload must parse; becomes data) or TEXT (data is a string)"),
+        PENDING_STATUS("pendingStatus", "PENDING", "Status value of rows waiting to be published"),
+        PUBLISHED_STATUS("publishedStatus", "PUBLISHED", "Status value written after the broker confirmed the row"),
+        FAILED_STATUS("failedStatus", "FAILED", "Status value of rows parked with their reason"),
+        BATCH_SIZE("batchSize", "100", "Rows per claim and per broker transaction (1-1000)"),
+        POLL_INTERVAL("pollInterval", "1s", "Pause between polls once the table is drained"),
+        MAX_BACKOFF("maxBackoff", "30s", "Longest pause between attempts while the broker or database fails");
+
+        private final String key;
+        private final String defaultValue;
+        private final String description;
+
+        Parameter(String key, String defaultValue, String description) {
+            this.key = key;
+            this.defaultValue = defaultValue;
+            this.description = description;
+        }
+
+        public String key() {
+            return key;
+        }
+
+        /** {@code null} for a required parameter. */
+        public String defaultValue() {
+            return defaultValue;
+        }
+
+        public String description() {
+            return description;
+        }
+    }
+
+    /** How errors name a parameter: {@code outbox-relay 'orders' parameter 'table'}. */
+    public static String label(String relay, String parameter) {
+        return "outbox-relay '" + relay + "' parameter '" + parameter + "'";
+    }
+
+    private static final Pattern NAME = Pattern.compile("[a-z0-9][a-z0-9-]{0,62}");
+
+    /** Every parameter name the template accepts: the ones above and one per {@link OutboxColumn}. */
+    public static Set<String> parameterNames() {
+        Set<String> names = new TreeSet<>();
+        Arrays.stream(Parameter.values()).map(Parameter::key).forEach(names::add);
+        Arrays.stream(OutboxColumn.values()).map(OutboxColumn::parameter).forEach(names::add);
+        return names;
+    }
+
+    /**
+     * @param raw           the template parameters as given
+     * @param defaultSource {@code gateway.source}
+     * @param onlyDataSource the single configured datasource, or {@code null} when there are none or several
+     */
+    public static RelaySettings parse(Map<String, Object> raw, String defaultSource, String onlyDataSource) {
+        Map<String, String> p = new LinkedHashMap<>();
+        raw.forEach((k, v) -> p.put(k, v == null ? null : v.toString()));
+        String relay = required(p, Parameter.RELAY);
+        if (!NAME.matcher(relay).matches()) {
+            throw new IllegalArgumentException("outbox-relay parameter 'relay': '" + relay + "' must match " + NAME.pattern());
+        }
+        Set<String> unknown = p.keySet().stream().filter(k -> !parameterNames().contains(k))
+                .collect(Collectors.toCollection(TreeSet::new));
+        if (!unknown.isEmpty()) {
+            throw new IllegalArgumentException(label(relay, unknown.iterator().next()) + ": unknown parameter; known: "
+                    + parameterNames());
+        }
+        String dataSource = value(p, Parameter.DATA_SOURCE);
+        if (dataSource.isBlank()) {
+            if (onlyDataSource == null) {
+                throw new IllegalArgumentException(label(relay, "dataSource") + ": required when gateway.datasources has "
+                        + "none or several entries");
+            }
+            dataSource = onlyDataSource;
+        }
+        TableName table = TableName.parse(label(relay, "table"), value(p, Parameter.TABLE));
+        Map<String, String> columns = new LinkedHashMap<>();
+        for (OutboxColumn c : OutboxColumn.values()) {
+            if (p.get(c.parameter()) != null) {
+                columns.put(c.parameter(), p.get(c.parameter()));
+            }
+        }
+        PayloadFormat format;
+        try {
+            format = PayloadFormat.valueOf(value(p, Parameter.PAYLOAD_FORMAT).toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(label(relay, "payloadFormat") + ": '" + p.get("payloadFormat")
+                    + "' is not one of " + Arrays.toString(PayloadFormat.values()));
+        }
+        Destination destination = Destination.parse(label(relay, "destination"), required(p, Parameter.DESTINATION));
+        String source = value(p, Parameter.SOURCE);
+        int batchSize = integer(p, Parameter.BATCH_SIZE, relay);
+        if (batchSize < 1 || batchSize > 1000) {
+            throw new IllegalArgumentException(label(relay, "batchSize") + ": " + batchSize + " is outside 1-1000");
+        }
+        return new RelaySettings(relay, dataSource, table, columns, status(p, Parameter.PENDING_STATUS, relay),
+                status(p, Parameter.PUBLISHED_STATUS, relay), status(p, Parameter.FAILED_STATUS, relay), format,
+                destination, source.isBlank() ? defaultSource : source, batchSize,
+                duration(p, Parameter.POLL_INTERVAL, relay), duration(p, Parameter.MAX_BACKOFF, relay));
+    }
+
+    private static String required(Map<String, String> p, Parameter parameter) {
+        String v = p.get(parameter.key());
+        if (v == null || v.isBlank()) {
+            throw new IllegalArgumentException("outbox-relay parameter '" + parameter.key() + "' is required: "
+                    + parameter.description());
+        }
+        return v.strip();
+    }
+
+    private static String value(Map<String, String> p, Parameter parameter) {
+        String v = p.get(parameter.key());
+        return v == null ? parameter.defaultValue() : v.strip();
+    }
+
+    private static String status(Map<String, String> p, Parameter parameter, String relay) {
+        String v = value(p, parameter);
+        if (v.isBlank() || v.length() > 64) {
+            throw new IllegalArgumentException(label(relay, parameter.key()) + ": must be 1-64 characters");
+        }
+        return v;
+    }
+
+    private static int integer(Map<String, String> p, Parameter parameter, String relay) {
+        try {
+            return Integer.parseInt(value(p, parameter));
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(label(relay, parameter.key()) + ": '" + p.get(parameter.key())
+                    + "' is not an integer");
+        }
+    }
+
+    private static Duration duration(Map<String, String> p, Parameter parameter, String relay) {
+        try {
+            long ms = TimeUtils.toMilliSeconds(value(p, parameter));
+            if (ms <= 0) {
+                throw new IllegalArgumentException("not positive");
+            }
+            return Duration.ofMillis(ms);
+        } catch (RuntimeException e) {
+            throw new IllegalArgumentException(label(relay, parameter.key()) + ": '" + p.get(parameter.key())
+                    + "' is not a positive duration such as 500ms, 2s or 1m");
+        }
+    }
+}

@@ -1,0 +1,58 @@
+package io.legacygateway.relay;
+
+import io.legacygateway.config.GatewayDataSources;
+import io.legacygateway.testsupport.OutboxRows;
+import io.legacygateway.testsupport.QueueProbe;
+import jakarta.jms.ConnectionFactory;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.BeforeEach;
+import org.springframework.beans.factory.annotation.Autowired;
+
+/** What relay tests share: the legacy datasource {@code legacy}, a clean outbox, relays made as YAML would make them. */
+abstract class RelayTestSupport {
+
+    @Autowired
+    protected OutboxRelayFactory factory;
+    @Autowired
+    protected GatewayDataSources dataSources;
+    @Autowired
+    protected ConnectionFactory connectionFactory;
+
+    protected OutboxRows rows;
+    protected QueueProbe broker;
+
+    @BeforeEach
+    void cleanOutbox() {
+        rows = new OutboxRows(dataSources.get("legacy", "test"));
+        rows.clear();
+        broker = new QueueProbe(connectionFactory);
+    }
+
+    /** A relay on the default outbox table, as an {@code outbox-relay} route with these parameters would create it. */
+    protected OutboxRelay relay(String name, String destination, Map<String, Object> extra) {
+        Map<String, Object> p = new HashMap<>();
+        p.put("relay", name);
+        p.put("dataSource", "legacy");
+        p.put("table", "outbox");
+        p.put("destination", destination);
+        p.put("batchSize", "100");
+        p.put("pollInterval", "1s");
+        p.put("maxBackoff", "30s");
+        p.put("payloadFormat", "JSON");
+        p.put("pendingStatus", "PENDING");
+        p.put("publishedStatus", "PUBLISHED");
+        p.put("failedStatus", "FAILED");
+        p.putAll(extra);
+        return factory.create(p);
+    }
+
+    protected static String unique(String prefix) {
+        return prefix + "-" + UUID.randomUUID().toString().substring(0, 8);
+    }
+
+    protected static int drain(OutboxRelay relay) {
+        return relay.drain(() -> false);
+    }
+}

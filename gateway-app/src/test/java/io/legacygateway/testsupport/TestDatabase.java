@@ -1,0 +1,100 @@
+package io.legacygateway.testsupport;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.Locale;
+import java.util.UUID;
+
+/**
+ * The real databases the tests run against: the machine's PostgreSQL and MariaDB (started by {@code .ci/run}) and an
+ * in-memory H2 as an extra lane. Each test class gets a fresh schema (PostgreSQL) or database (MariaDB) of its own,
+ * so classes never see each other's rows.
+ */
+public enum TestDatabase {
+    POSTGRES {
+        @Override
+        public String create(String name) throws SQLException {
+            try (Connection c = DriverManager.getConnection(PG_ADMIN, "postgres", "");
+                 Statement s = c.createStatement()) {
+                s.execute("DROP SCHEMA IF EXISTS " + name + " CASCADE");
+                s.execute("CREATE SCHEMA " + name);
+            }
+            return PG_ADMIN + "?currentSchema=" + name;
+        }
+
+        @Override
+        public void drop(String name) throws SQLException {
+            try (Connection c = DriverManager.getConnection(PG_ADMIN, "postgres", "");
+                 Statement s = c.createStatement()) {
+                s.execute("DROP SCHEMA IF EXISTS " + name + " CASCADE");
+            }
+        }
+
+        @Override
+        public String username() {
+            return "postgres";
+        }
+    },
+    MARIADB {
+        @Override
+        public String create(String name) throws SQLException {
+            try (Connection c = DriverManager.getConnection(MARIADB_ADMIN, "root", "");
+                 Statement s = c.createStatement()) {
+                s.execute("DROP DATABASE IF EXISTS " + name);
+                s.execute("CREATE DATABASE " + name + " CHARACTER SET utf8mb4");
+            }
+            return "jdbc:mariadb://127.0.0.1:3306/" + name;
+        }
+
+        @Override
+        public void drop(String name) throws SQLException {
+            try (Connection c = DriverManager.getConnection(MARIADB_ADMIN, "root", "");
+                 Statement s = c.createStatement()) {
+                s.execute("DROP DATABASE IF EXISTS " + name);
+            }
+        }
+
+        @Override
+        public String username() {
+            return "root";
+        }
+    },
+    H2 {
+        @Override
+        public String create(String name) {
+            return "jdbc:h2:mem:" + name + ";DB_CLOSE_DELAY=-1";
+        }
+
+        @Override
+        public void drop(String name) throws SQLException {
+            try (Connection c = DriverManager.getConnection("jdbc:h2:mem:" + name, "sa", "");
+                 Statement s = c.createStatement()) {
+                s.execute("SHUTDOWN");
+            }
+        }
+
+        @Override
+        public String username() {
+            return "sa";
+        }
+    };
+
+    static final String PG_ADMIN = "jdbc:postgresql://127.0.0.1:5432/test";
+    static final String MARIADB_ADMIN = "jdbc:mariadb://127.0.0.1:3306/test";
+
+    /** Creates an empty schema/database and returns the JDBC URL that makes it the connection's default. */
+    public abstract String create(String name) throws SQLException;
+
+    public abstract void drop(String name) throws SQLException;
+
+    public abstract String username();
+
+    /** A fresh, unique name for a test class's schema or database. */
+    public static String uniqueName(Class<?> testClass) {
+        String simple = testClass.getSimpleName().replaceAll("[^A-Za-z0-9]", "").toLowerCase(Locale.ROOT);
+        return "gw_" + simple.substring(0, Math.min(simple.length(), 30)) + "_"
+                + UUID.randomUUID().toString().substring(0, 8);
+    }
+}

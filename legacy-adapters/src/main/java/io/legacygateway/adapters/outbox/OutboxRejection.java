@@ -1,0 +1,5 @@
+package io.legacygateway.adapters.outbox;
+
+/** A claimed row that cannot be published as it stands, with the reason recorded on the row. */
+public record OutboxRejection(OutboxRow row, String reason) {
+}

@@ -1,0 +1,9 @@
+package io.legacygateway.adapters.outbox;
+
+/** How the payload column is turned into CloudEvents {@code data}. */
+public enum PayloadFormat {
+    /** The column holds a JSON document; it becomes {@code data} as JSON. A row whose payload does not parse is rejected. */
+    JSON,
+    /** The column holds text; it becomes {@code data} as a JSON string with {@code datacontenttype: text/plain}. */
+    TEXT
+}

@@ -1,0 +1,116 @@
+package io.legacygateway.adapters.sql;
+
+import java.sql.Connection;
+import java.sql.DatabaseMetaData;
+import java.sql.SQLException;
+import java.util.Locale;
+import java.util.Map;
+import javax.sql.DataSource;
+
+/**
+ * The SQL of one database product. Every statement lives in the resource file {@code dialect/<id>.sql} (falling back
+ * to {@code dialect/common.sql}); DDL lives in {@code ddl/<id>/}. Nothing outside this type knows which database it
+ * talks to.
+ *
+ * <p>PostgreSQL, MariaDB/MySQL and H2 are tested against real servers; Oracle and SQL Server statements are provided
+ * but {@linkplain #testedHere() not tested here}.
+ */
+public enum Dialect {
+    POSTGRESQL("postgresql", "\"", "\"", true),
+    MARIADB("mariadb", "`", "`", true),
+    H2("h2", "\"", "\"", true),
+    ORACLE("oracle", "\"", "\"", false),
+    SQLSERVER("sqlserver", "[", "]", false);
+
+    private static final String BASE = "/io/legacygateway/adapters/";
+
+    private final String id;
+    private final String openQuote;
+    private final String closeQuote;
+    private final boolean testedHere;
+    private volatile NamedStatements statements;
+
+    Dialect(String id, String openQuote, String closeQuote, boolean testedHere) {
+        this.id = id;
+        this.openQuote = openQuote;
+        this.closeQuote = closeQuote;
+        this.testedHere = testedHere;
+    }
+
+    /** Short lowercase name, also the resource folder name. */
+    public String id() {
+        return id;
+    }
+
+    /** False for dialects whose SQL ships without having run against a real server in this project's CI. */
+    public boolean testedHere() {
+        return testedHere;
+    }
+
+    /** Detects the dialect from the JDBC metadata of a live connection; never configured by hand. */
+    public static Dialect detect(DataSource dataSource) {
+        try (Connection c = dataSource.getConnection()) {
+            return of(c.getMetaData());
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot read database metadata: " + e.getMessage(), e);
+        }
+    }
+
+    public static Dialect of(DatabaseMetaData metaData) throws SQLException {
+        String product = metaData.getDatabaseProductName().toLowerCase(Locale.ROOT);
+        if (product.contains("postgresql")) {
+            return POSTGRESQL;
+        }
+        if (product.contains("mariadb") || product.contains("mysql")) {
+            return MARIADB;
+        }
+        if (product.equals("h2")) {
+            return H2;
+        }
+        if (product.contains("oracle")) {
+            return ORACLE;
+        }
+        if (product.contains("microsoft sql server")) {
+            return SQLSERVER;
+        }
+        throw new IllegalStateException("unsupported database product '" + metaData.getDatabaseProductName()
+                + "'; supported: PostgreSQL, MariaDB/MySQL, H2, Oracle, SQL Server");
+    }
+
+    /** Quotes a validated identifier. */
+    public String quote(String identifier) {
+        return openQuote + SqlIdentifier.require("identifier", identifier) + closeQuote;
+    }
+
+    public String quote(TableName table) {
+        return table.schema() == null ? quote(table.table()) : quote(table.schema()) + "." + quote(table.table());
+    }
+
+    /**
+     * The named statement with its placeholders replaced. Fragment values must be quoted identifiers, other rendered
+     * fragments, or {@code ?} lists; never data.
+     */
+    public String sql(String name, Map<String, String> fragments) {
+        return statements().render(name, fragments);
+    }
+
+    /** Whether this dialect (or the common file) defines the named statement. */
+    public boolean has(String name) {
+        return statements().has(name);
+    }
+
+    /** Classpath resource of a DDL script for this dialect, for example {@code outbox.sql}. */
+    public String ddlResource(String script) {
+        return BASE + "ddl/" + id + "/" + script;
+    }
+
+    private NamedStatements statements() {
+        NamedStatements s = statements;
+        if (s == null) {
+            s = NamedStatements.load(BASE + "dialect/" + id + ".sql",
+                    NamedStatements.load(BASE + "dialect/common.sql", null));
+            statements = s;
+        }
+        return s;
+    }
+}

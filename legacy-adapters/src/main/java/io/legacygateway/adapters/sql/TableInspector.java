@@ -1,0 +1,109 @@
+package io.legacygateway.adapters.sql;
+
+import java.sql.Connection;
+import java.sql.DatabaseMetaData;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import javax.sql.DataSource;
+
+/**
+ * Finds a configured table and its columns in the JDBC metadata, so that a mapping naming something that does not
+ * exist fails at startup, and so that statements use the names exactly as the database stores them (configuration is
+ * matched case-insensitively: {@code outbox} finds H2's {@code OUTBOX}).
+ */
+public final class TableInspector {
+
+    private TableInspector() {
+    }
+
+    /** A column as stored: its exact name and JDBC type ({@link java.sql.Types}). */
+    public record Column(String name, int jdbcType, String typeName, boolean nullable) {
+    }
+
+    /** A table as stored, with its columns keyed by lowercase name. */
+    public record Table(TableName name, Map<String, Column> columns) {
+
+        /** The column whose name equals {@code configured} ignoring case. */
+        public Optional<Column> column(String configured) {
+            return Optional.ofNullable(columns.get(configured.toLowerCase(Locale.ROOT)));
+        }
+    }
+
+    /**
+     * @param property the configuration key that named the table, used in the error
+     * @throws IllegalArgumentException naming the property when the table does not exist or is ambiguous
+     */
+    public static Table inspect(DataSource dataSource, Dialect dialect, TableName configured, String property) {
+        try (Connection c = dataSource.getConnection()) {
+            DatabaseMetaData md = c.getMetaData();
+            boolean catalogIsSchema = dialect == Dialect.MARIADB;
+            String scope = configured.schema() != null ? configured.schema()
+                    : catalogIsSchema ? c.getCatalog() : c.getSchema();
+            List<String[]> found = new ArrayList<>();
+            String escape = md.getSearchStringEscape();
+            String pattern = configured.table().replace("_", escape + "_");
+            for (String candidate : List.of(pattern, pattern.toUpperCase(Locale.ROOT), pattern.toLowerCase(Locale.ROOT))) {
+                try (ResultSet rs = catalogIsSchema
+                        ? md.getTables(scope, null, candidate, new String[] {"TABLE", "VIEW", "BASE TABLE"})
+                        : md.getTables(null, scope == null ? null : exactCase(md, scope), candidate,
+                                new String[] {"TABLE", "VIEW", "BASE TABLE"})) {
+                    while (rs.next()) {
+                        String schema = catalogIsSchema ? rs.getString("TABLE_CAT") : rs.getString("TABLE_SCHEM");
+                        String table = rs.getString("TABLE_NAME");
+                        if (table.equalsIgnoreCase(configured.table())
+                                && (scope == null || schema == null || schema.equalsIgnoreCase(scope))
+                                && found.stream().noneMatch(f -> f[1].equals(table))) {
+                            found.add(new String[] {schema, table});
+                        }
+                    }
+                }
+                if (!found.isEmpty()) {
+                    break;
+                }
+            }
+            if (found.isEmpty()) {
+                throw new IllegalArgumentException(property + ": table '" + configured + "' does not exist"
+                        + (scope == null ? "" : " in '" + scope + "'"));
+            }
+            if (found.size() > 1) {
+                throw new IllegalArgumentException(property + ": table name '" + configured
+                        + "' is ambiguous (differs only by case); quote-exact names are not supported");
+            }
+            String schema = configured.schema() == null ? null : found.get(0)[0];
+            String table = found.get(0)[1];
+            Map<String, Column> columns = new LinkedHashMap<>();
+            try (ResultSet rs = catalogIsSchema
+                    ? md.getColumns(found.get(0)[0], null, table.replace("_", escape + "_"), "%")
+                    : md.getColumns(null, found.get(0)[0], table.replace("_", escape + "_"), "%")) {
+                while (rs.next()) {
+                    if (!rs.getString("TABLE_NAME").equals(table)) {
+                        continue;
+                    }
+                    String name = rs.getString("COLUMN_NAME");
+                    columns.put(name.toLowerCase(Locale.ROOT), new Column(name, rs.getInt("DATA_TYPE"),
+                            rs.getString("TYPE_NAME"), rs.getInt("NULLABLE") != DatabaseMetaData.columnNoNulls));
+                }
+            }
+            return new Table(new TableName(schema, table), Map.copyOf(columns));
+        } catch (SQLException e) {
+            throw new IllegalStateException(property + ": cannot read the metadata of table '" + configured + "': "
+                    + e.getMessage(), e);
+        }
+    }
+
+    private static String exactCase(DatabaseMetaData md, String schema) throws SQLException {
+        if (md.storesUpperCaseIdentifiers()) {
+            return schema.toUpperCase(Locale.ROOT);
+        }
+        if (md.storesLowerCaseIdentifiers()) {
+            return schema.toLowerCase(Locale.ROOT);
+        }
+        return schema;
+    }
+}

@@ -1,0 +1,27 @@
+-- The gateway's default outbox table for PostgreSQL 13+.
+-- Applied only when asked (gateway.datasources.<name>.initialize-schema=true, or by hand): never to a legacy database
+-- behind the owner's back. The legacy application inserts rows (status PENDING); the relay claims, publishes and marks.
+CREATE TABLE IF NOT EXISTS outbox (
+    seq            BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,  -- outbox order and row key
+    id             VARCHAR(64)  NOT NULL DEFAULT gen_random_uuid()::text,  -- event id: CloudEvents id, _AMQ_DUPL_ID
+    aggregate_type VARCHAR(255) NOT NULL,
+    aggregate_id   VARCHAR(255) NOT NULL,
+    event_type     VARCHAR(255) NOT NULL,
+    event_version  INTEGER      NOT NULL DEFAULT 1,
+    payload        TEXT         NOT NULL,  -- JSON text, kept byte for byte (jsonb would reorder keys)
+    status         VARCHAR(16)  NOT NULL DEFAULT 'PENDING',  -- PENDING, PUBLISHED, FAILED
+    retry_count    INTEGER      NOT NULL DEFAULT 0,
+    created_at     TIMESTAMPTZ  NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    published_at   TIMESTAMPTZ,
+    last_error     TEXT,
+    correlation_id VARCHAR(255),
+    causation_id   VARCHAR(255),
+    trace_id       VARCHAR(64),   -- W3C traceparent, or a 32-hex trace id
+    next_retry_at  TIMESTAMPTZ,
+    locked_by      VARCHAR(255),  -- relay instance that published the row
+    locked_until   TIMESTAMPTZ,   -- reserved for lease-based claiming; the relay claims with row locks
+    occurred_at    TIMESTAMPTZ,
+    CONSTRAINT uk_outbox_id UNIQUE (id)
+);
+CREATE INDEX IF NOT EXISTS ix_outbox_claim ON outbox (status, seq);
+CREATE INDEX IF NOT EXISTS ix_outbox_aggregate ON outbox (aggregate_id, status, seq);

@@ -1,0 +1,1 @@
+-- H2 2.x (tested; the embedded demo). The common statements are valid H2.

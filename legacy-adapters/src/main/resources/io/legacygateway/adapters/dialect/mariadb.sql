@@ -1,0 +1,3 @@
+-- MariaDB 10.6+ and MySQL 8+ (tested on MariaDB). SKIP LOCKED needs MariaDB 10.6 (MDEV-13115) or MySQL 8.0.1.
+-- Note: MariaDB marks statements with SKIP LOCKED unsafe for statement-based binlog replication
+-- (ER_BINLOG_UNSAFE_SKIP_LOCKED); use binlog_format=ROW or MIXED on a primary that runs the relay.

@@ -1,0 +1,1 @@
+-- PostgreSQL (tested). The common statements are valid PostgreSQL; only differences go here.
