@@ -10,7 +10,6 @@ import jakarta.jms.JMSException;
 import jakarta.jms.MessageProducer;
 import jakarta.jms.Session;
 import jakarta.jms.TextMessage;
-import jakarta.jms.TransactionRolledBackException;
 import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -19,11 +18,12 @@ import org.slf4j.LoggerFactory;
  * Publishes a batch in one transacted JMS session: persistent messages, then {@code commit()}, which returns only after
  * the broker has stored the batch (Artemis with {@code journal-sync-transactional=true}, its default).
  *
- * <p>Artemis rolls back a whole transaction that contains one duplicate id ("Duplicate message detected"), which
- * happens when a batch is resent after a crash between publish and mark. Marking nothing would resend that batch
- * forever; marking everything would lose its new rows. So when a commit is rolled back the batch is sent again one
+ * <p>Artemis rejects the commit of a whole transaction that contains one duplicate id ("Duplicate message
+ * detected"), which happens when a batch is resent after a crash between publish and mark. Marking nothing would resend
+ * that batch forever; marking everything would lose its new rows. So when a commit fails the batch is sent again one
  * message at a time, each send blocking until the broker has stored it; the broker silently drops the messages it
- * already holds and stores the others.
+ * already holds and stores the others. (A commit that failed for another reason, for example a lost connection, is
+ * in doubt; the same resend is safe for it.)
  *
  * <p>Not thread-safe: one instance per relay. The connection is kept between batches and rebuilt after a failure.
  */
@@ -36,6 +36,8 @@ public final class ArtemisPublisher implements EventPublisher {
     private Connection connection;
     private Session transacted;
     private MessageProducer transactedProducer;
+    /** Set by the connection's exception listener (another thread) when the broker connection failed. */
+    private volatile boolean broken;
 
     public ArtemisPublisher(ConnectionFactory connectionFactory, String relay) {
         this.connectionFactory = connectionFactory;
@@ -47,6 +49,20 @@ public final class ArtemisPublisher implements EventPublisher {
         if (events.isEmpty()) {
             return;
         }
+        boolean reused = connection != null && !broken;
+        try {
+            send(events);
+        } catch (PublishException e) {
+            if (!reused) {
+                throw e;
+            }
+            // a kept connection may have died since the last batch (broker restart): one retry on a new one
+            log.debug("Relay '{}': retrying on a new connection after {}", relay, e.getMessage());
+            send(events);
+        }
+    }
+
+    private void send(List<OutboundEvent> events) {
         try {
             open();
             for (OutboundEvent e : events) {
@@ -54,9 +70,11 @@ public final class ArtemisPublisher implements EventPublisher {
             }
             try {
                 transacted.commit();
-            } catch (TransactionRolledBackException rolledBack) {
-                log.info("Relay '{}': the broker rolled back a batch of {} ({}); resending one by one, the broker drops"
-                        + " the events it already holds", relay, events.size(), rolledBack.getMessage());
+            } catch (JMSException rolledBack) {
+                // typically "Duplicate message detected": the batch was sent before and not marked
+                rollbackQuietly();
+                log.info("Relay '{}': the broker rejected the commit of a batch of {} ({}); resending one by one, the"
+                        + " broker drops the events it already holds", relay, events.size(), firstLine(rolledBack));
                 resendOneByOne(events);
             }
         } catch (JMSException | RuntimeException e) {
@@ -96,22 +114,37 @@ public final class ArtemisPublisher implements EventPublisher {
     }
 
     private void open() throws JMSException {
+        if (broken) {
+            close();
+        }
         if (connection == null) {
+            broken = false;
             connection = connectionFactory.createConnection();
+            connection.setExceptionListener(e -> broken = true);
             transacted = connection.createSession(true, Session.SESSION_TRANSACTED);
             transactedProducer = transacted.createProducer(null);
         }
     }
 
     private void reset() {
+        rollbackQuietly();
+        close();
+    }
+
+    private void rollbackQuietly() {
         if (transacted != null) {
             try {
                 transacted.rollback();
             } catch (JMSException | RuntimeException ignored) {
-                // the session is being thrown away; the broker discards an uncommitted transaction
+                // nothing left to undo: the broker discards a transaction that did not commit
             }
         }
-        close();
+    }
+
+    private static String firstLine(Exception e) {
+        String m = String.valueOf(e.getMessage());
+        int cut = m.indexOf(" Message information");
+        return cut > 0 ? m.substring(0, cut) : m;
     }
 
     @Override

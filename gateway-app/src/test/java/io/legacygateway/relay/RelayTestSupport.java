@@ -3,15 +3,34 @@ package io.legacygateway.relay;
 import io.legacygateway.config.GatewayDataSources;
 import io.legacygateway.testsupport.OutboxRows;
 import io.legacygateway.testsupport.QueueProbe;
+import io.legacygateway.testsupport.RelayFaults;
 import jakarta.jms.ConnectionFactory;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.BeforeEach;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.TestConfiguration;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Import;
 
-/** What relay tests share: the legacy datasource {@code legacy}, a clean outbox, relays made as YAML would make them. */
+/**
+ * What relay tests share: the legacy datasource {@code legacy}, a clean outbox, relays made as YAML would make them,
+ * and {@link RelayFaults} to open the window between publish and mark.
+ */
+@Import(RelayTestSupport.Faults.class)
 abstract class RelayTestSupport {
+
+    @TestConfiguration
+    static class Faults {
+        @Bean
+        RelayFaults relayFaults() {
+            return new RelayFaults();
+        }
+    }
+
+    @Autowired
+    protected RelayFaults faults;
 
     @Autowired
     protected OutboxRelayFactory factory;
@@ -27,7 +46,12 @@ abstract class RelayTestSupport {
     void cleanOutbox() {
         rows = new OutboxRows(dataSources.get("legacy", "test"));
         rows.clear();
-        broker = new QueueProbe(connectionFactory);
+        broker = new QueueProbe(probeConnectionFactory());
+    }
+
+    /** Where the test reads the queues; the application's own connection factory unless overridden. */
+    protected ConnectionFactory probeConnectionFactory() {
+        return connectionFactory;
     }
 
     /** A relay on the default outbox table, as an {@code outbox-relay} route with these parameters would create it. */

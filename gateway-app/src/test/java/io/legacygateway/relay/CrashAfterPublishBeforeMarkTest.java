@@ -1,0 +1,68 @@
+package io.legacygateway.relay;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.legacygateway.envelope.MessageProperties;
+import io.legacygateway.testsupport.QueueProbe;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.test.context.ActiveProfiles;
+
+/**
+ * Failure window: the broker confirmed a batch, then the relay died before its mark committed. The rows are still
+ * pending, so the relay publishes them again with the same event ids; the broker's duplicate detection
+ * ({@code _AMQ_DUPL_ID}) drops the copies, also when the resent batch mixes old and new rows (Artemis rolls back a
+ * whole transaction with one duplicate in it: the relay must then resend one by one, not give up or mark blindly).
+ *
+ * <p>Runs on each real database ({@code Postgres…}, {@code MariaDb…}) with the embedded broker, and with the standalone
+ * broker restarted inside the window ({@link StandaloneBrokerCrashAfterPublishBeforeMarkTest}).
+ */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.NONE)
+@ActiveProfiles("test")
+abstract class CrashAfterPublishBeforeMarkTest extends RelayTestSupport {
+
+    /** What happens in the window besides the crash, for example a broker restart. */
+    protected void insideTheWindow() {
+    }
+
+    @Test
+    void crashAfterPublishBeforeMarkRepublishesWithTheSameIdsAndTheBrokerDropsTheCopies() {
+        String queue = unique("it.crash");
+        String relayName = unique("crash");
+        List<String> first = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            first.add(rows.insert("order-" + (i % 3), "OrderChanged", "{\"n\":" + i + "}"));
+        }
+        OutboxRelay relay = relay(relayName, "queue:" + queue, Map.of());
+        faults.crashOnceAfterPublish(relayName);
+
+        assertThat(drain(relay)).as("nothing counts as published when the mark did not commit").isZero();
+        assertThat(rows.count("PENDING")).isEqualTo(5);
+        assertThat(broker.count(queue)).as("but the broker has the batch").isEqualTo(5);
+
+        insideTheWindow();
+        List<String> added = List.of(rows.insert("order-0", "OrderChanged", "{\"n\":5}"),
+                rows.insert("order-9", "OrderChanged", "{\"n\":6}"));
+        assertThat(drain(relay)).isEqualTo(7);
+
+        List<List<String>> batches = faults.publishedBatches(relayName);
+        assertThat(batches).hasSize(2);
+        assertThat(batches.get(0)).isEqualTo(first);
+        assertThat(batches.get(1)).as("republished with the same event ids, then the new rows")
+                .containsExactlyElementsOf(concat(first, added));
+        List<String> onQueue = broker.drain(queue).stream()
+                .map(m -> QueueProbe.property(m, MessageProperties.DUPLICATE_ID)).toList();
+        assertThat(onQueue).as("each event exactly once").containsExactlyElementsOf(concat(first, added));
+        assertThat(rows.count("PUBLISHED")).isEqualTo(7);
+        assertThat(rows.count("PENDING")).isZero();
+    }
+
+    private static List<String> concat(List<String> a, List<String> b) {
+        List<String> all = new ArrayList<>(a);
+        all.addAll(b);
+        return all;
+    }
+}

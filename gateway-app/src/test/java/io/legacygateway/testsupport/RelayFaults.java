@@ -1,0 +1,77 @@
+package io.legacygateway.testsupport;
+
+import io.legacygateway.adapters.outbox.OutboxRow;
+import io.legacygateway.relay.RelayCycleHook;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Makes the window between the broker's confirmation and the mark deterministic: a relay can be made to crash there
+ * once (the cycle rolls back as if the process had died), or to pause there until released. Also records every batch
+ * that reached that point, so a test can see a republish.
+ */
+public class RelayFaults implements RelayCycleHook {
+
+    /** Thrown where a crash would happen. */
+    public static final class SimulatedCrash extends RuntimeException {
+        public SimulatedCrash(String relay) {
+            super("simulated crash of relay '" + relay + "' after publish, before mark");
+        }
+    }
+
+    private final Map<String, Boolean> crashOnce = new ConcurrentHashMap<>();
+    private final Map<String, CountDownLatch> paused = new ConcurrentHashMap<>();
+    private final Map<String, CountDownLatch> reached = new ConcurrentHashMap<>();
+    private final Map<String, List<List<String>>> batches = new ConcurrentHashMap<>();
+
+    public void crashOnceAfterPublish(String relay) {
+        crashOnce.put(relay, true);
+    }
+
+    /** The relay's next batch waits after publish, before mark, until {@link #release}. */
+    public void pauseAfterPublish(String relay) {
+        reached.put(relay, new CountDownLatch(1));
+        paused.put(relay, new CountDownLatch(1));
+    }
+
+    /** Waits until the paused relay holds a published, unmarked batch. */
+    public void awaitPaused(String relay) throws InterruptedException {
+        if (!reached.get(relay).await(30, TimeUnit.SECONDS)) {
+            throw new IllegalStateException("relay '" + relay + "' never reached the pause");
+        }
+    }
+
+    public void release(String relay) {
+        CountDownLatch latch = paused.remove(relay);
+        if (latch != null) {
+            latch.countDown();
+        }
+    }
+
+    /** Event ids of each batch that the broker confirmed, per relay, including batches that then crashed. */
+    public List<List<String>> publishedBatches(String relay) {
+        return batches.getOrDefault(relay, List.of());
+    }
+
+    @Override
+    public void afterPublishBeforeMark(String relay, List<OutboxRow> published) {
+        batches.computeIfAbsent(relay, r -> new CopyOnWriteArrayList<>())
+                .add(published.stream().map(OutboxRow::eventId).toList());
+        CountDownLatch latch = paused.get(relay);
+        if (latch != null) {
+            reached.get(relay).countDown();
+            try {
+                latch.await(60, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        if (crashOnce.remove(relay) != null) {
+            throw new SimulatedCrash(relay);
+        }
+    }
+}
