@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import java.time.Instant;
@@ -19,7 +20,10 @@ import java.util.Map;
  */
 public final class EnvelopeCodec {
 
+    // numbers keep their exact digits (150.00 stays 150.00): payloads carry money
     private final ObjectMapper mapper = JsonMapper.builder()
+            .nodeFactory(JsonNodeFactory.withExactBigDecimals(true))
+            .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
             .addModule(new JavaTimeModule())
             .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
             .disable(DeserializationFeature.ADJUST_DATES_TO_CONTEXT_TIME_ZONE)

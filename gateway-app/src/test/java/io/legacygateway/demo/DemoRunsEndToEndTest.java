@@ -1,0 +1,67 @@
+package io.legacygateway.demo;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.legacygateway.config.GatewayDataSources;
+import io.legacygateway.testsupport.StandaloneArtemis;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Duration;
+import org.apache.camel.CamelContext;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.autoconfigure.actuate.observability.AutoConfigureObservability;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.client.TestRestTemplate;
+import org.springframework.http.HttpStatus;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.test.context.ActiveProfiles;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+/**
+ * The README's run command in a test: the demo profile with the repository's {@code routes/demo/*.yaml}, the demo
+ * legacy application writing orders, the embedded broker, and the HTTP endpoints a user is told to open. Only the
+ * storage is in memory instead of ./data.
+ */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+@AutoConfigureObservability
+@ActiveProfiles("demo")
+class DemoRunsEndToEndTest {
+
+    @DynamicPropertySource
+    static void inMemory(DynamicPropertyRegistry registry) {
+        registry.add("gateway.datasources.demo.url", () -> "jdbc:h2:mem:demo-e2e;DB_CLOSE_DELAY=-1");
+        registry.add("spring.artemis.embedded.persistent", () -> "false");
+        registry.add("gateway.demo.order-interval", () -> "100ms");
+        registry.add("camel.main.routes-include-pattern",
+                () -> "file:" + StandaloneArtemis.repositoryRoot().resolve("routes/demo") + "/*.yaml");
+    }
+
+    @Autowired
+    TestRestTemplate http;
+    @Autowired
+    MeterRegistry meters;
+    @Autowired
+    GatewayDataSources dataSources;
+    @Autowired
+    CamelContext camel;
+
+    @Test
+    void ordersFlowFromTheLegacyTablesToTheBrokerAndTheOperatorPagesAnswer() {
+        assertThat(camel.getRoute("outbox-relay-demo-orders")).as("relay route from routes/demo").isNotNull();
+        JdbcTemplate legacy = new JdbcTemplate(dataSources.get("demo", "test"));
+
+        Awaitility.await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+            assertThat(meters.counter("gateway.outbox.published", "relay", "demo-orders").count()).isGreaterThanOrEqualTo(5);
+            assertThat(legacy.queryForObject("SELECT COUNT(*) FROM outbox WHERE status = 'PUBLISHED'", Integer.class))
+                    .isGreaterThanOrEqualTo(5);
+        });
+        assertThat(legacy.queryForObject("SELECT COUNT(*) FROM outbox WHERE status = 'FAILED'", Integer.class)).isZero();
+
+        assertThat(http.getForEntity("/actuator/health", String.class).getBody()).contains("\"status\":\"UP\"");
+        assertThat(http.getForEntity("/actuator/prometheus", String.class).getBody())
+                .contains("gateway_outbox_published_total{relay=\"demo-orders\"}");
+        assertThat(http.getForEntity("/actuator/hawtio/", String.class).getStatusCode()).isEqualTo(HttpStatus.OK);
+    }
+}
