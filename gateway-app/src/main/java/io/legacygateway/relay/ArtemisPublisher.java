@@ -10,7 +10,9 @@ import jakarta.jms.JMSException;
 import jakarta.jms.MessageProducer;
 import jakarta.jms.Session;
 import jakarta.jms.TextMessage;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -36,6 +38,7 @@ public final class ArtemisPublisher implements EventPublisher {
     private Connection connection;
     private Session transacted;
     private MessageProducer transactedProducer;
+    private final Map<String, Destination> destinations = new HashMap<>();
     /** Set by the connection's exception listener (another thread) when the broker connection failed. */
     private volatile boolean broken;
 
@@ -109,8 +112,21 @@ public final class ArtemisPublisher implements EventPublisher {
         if (env.correlationId() != null) {
             m.setJMSCorrelationID(env.correlationId());
         }
-        Destination d = e.topic() ? session.createTopic(e.address()) : session.createQueue(e.address());
-        producer.send(d, m, DeliveryMode.PERSISTENT, jakarta.jms.Message.DEFAULT_PRIORITY, 0L);
+        producer.send(destination(session, e), m, DeliveryMode.PERSISTENT, jakarta.jms.Message.DEFAULT_PRIORITY, 0L);
+    }
+
+    /** Artemis's createQueue/createTopic ask the broker each time: resolve each address once per connection. */
+    private Destination destination(Session session, OutboundEvent e) throws JMSException {
+        String key = (e.topic() ? "topic:" : "queue:") + e.address();
+        Destination d = destinations.get(key);
+        if (d == null) {
+            if (destinations.size() >= 10_000) {
+                destinations.clear(); // a pattern over event types yields few addresses; this only bounds memory
+            }
+            d = e.topic() ? session.createTopic(e.address()) : session.createQueue(e.address());
+            destinations.put(key, d);
+        }
+        return d;
     }
 
     private void open() throws JMSException {
@@ -153,6 +169,7 @@ public final class ArtemisPublisher implements EventPublisher {
         connection = null;
         transacted = null;
         transactedProducer = null;
+        destinations.clear();
         if (c != null) {
             try {
                 c.close();
