@@ -1,0 +1,59 @@
+package io.legacygateway.cli;
+
+import io.legacygateway.GatewayApplication;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+
+/**
+ * Runs a {@link GatewayCommand}. Arguments starting with {@code --} and containing {@code =} before the command name
+ * are Spring options (for example {@code --spring.profiles.active=prod}); the rest goes to the command.
+ */
+public final class GatewayCli {
+
+    private GatewayCli() {
+    }
+
+    /** True when the process was started as a command rather than as the gateway. */
+    public static boolean isCommand(String[] args) {
+        return args.length > 0 && Arrays.stream(args).anyMatch(a -> !a.startsWith("--"));
+    }
+
+    public static int run(String[] args) {
+        List<String> spring = new ArrayList<>();
+        List<String> command = new ArrayList<>();
+        for (String a : args) {
+            (command.isEmpty() && a.startsWith("--") && a.contains("=") ? spring : command).add(a);
+        }
+        spring.addAll(List.of(
+                "--spring.main.web-application-type=none",
+                "--spring.main.banner-mode=off",
+                "--gateway.demo.enabled=false",
+                // a command never runs routes; an embedded broker, if the profile has one, keeps nothing on disk
+                "--camel.main.routes-include-pattern=classpath:no-routes-for-commands/*.yaml",
+                "--spring.artemis.embedded.persistent=false",
+                "--logging.level.root=WARN"));
+        try (ConfigurableApplicationContext context = new SpringApplicationBuilder(GatewayApplication.class)
+                .web(WebApplicationType.NONE).logStartupInfo(false).run(spring.toArray(String[]::new))) {
+            Map<String, GatewayCommand> commands = context.getBeansOfType(GatewayCommand.class);
+            String name = command.get(0);
+            GatewayCommand selected = commands.values().stream().filter(c -> c.name().equals(name)).findFirst()
+                    .orElse(null);
+            if (selected == null) {
+                System.out.println(name.equals("help") ? "Commands:" : "Unknown command '" + name + "'. Commands:");
+                commands.values().stream().sorted(Comparator.comparing(GatewayCommand::name))
+                        .forEach(c -> System.out.printf("  %-12s %s%n", c.name(), c.summary()));
+                return name.equals("help") ? 0 : 2;
+            }
+            return selected.run(command.subList(1, command.size()), System.out);
+        } catch (Exception e) {
+            System.err.println("error: " + e.getMessage());
+            return 1;
+        }
+    }
+}
