@@ -37,7 +37,8 @@ public final class GatewayCli {
                 // a command never runs routes; an embedded broker, if the profile has one, keeps nothing on disk
                 "--camel.main.routes-include-pattern=classpath:no-routes-for-commands/*.yaml",
                 "--spring.artemis.embedded.persistent=false",
-                "--logging.level.root=WARN"));
+                "--logging.level.root=WARN",
+                "--logging.level.org.apache.camel.spring.boot=ERROR"));
         try (ConfigurableApplicationContext context = new SpringApplicationBuilder(GatewayApplication.class)
                 .web(WebApplicationType.NONE).logStartupInfo(false).run(spring.toArray(String[]::new))) {
             Map<String, GatewayCommand> commands = context.getBeansOfType(GatewayCommand.class);
