@@ -27,3 +27,22 @@ UPDATE {table} SET {assignments} WHERE {key} = ?
 
 -- name: assign.increment
 {column} = {column} + 1
+
+-- Inbox statements use named binds (:messageId ...), bound by name by InboxStore; {table} is a quoted identifier.
+-- inbox.record and inbox.sequence.create exist only in the dialects that support the inbox (PostgreSQL, MariaDB, H2).
+
+-- name: inbox.sequence.lock
+-- The aggregate's last applied sequence, locked until the transaction ends: one message per aggregate at a time.
+SELECT last_sequence FROM {table} WHERE consumer_name = :consumer AND aggregate_key = :aggregate FOR UPDATE
+
+-- name: inbox.sequence.advance
+UPDATE {table} SET last_sequence = :sequence WHERE consumer_name = :consumer AND aggregate_key = :aggregate
+
+-- name: inbox.parked.find
+SELECT message_id, envelope FROM {table} WHERE consumer_name = :consumer AND aggregate_key = :aggregate AND sequence_number = :sequence
+
+-- name: inbox.parked.insert
+INSERT INTO {table} (consumer_name, aggregate_key, sequence_number, message_id, envelope, parked_at) VALUES (:consumer, :aggregate, :sequence, :messageId, :envelope, :parkedAt)
+
+-- name: inbox.parked.delete
+DELETE FROM {table} WHERE consumer_name = :consumer AND aggregate_key = :aggregate AND sequence_number = :sequence
