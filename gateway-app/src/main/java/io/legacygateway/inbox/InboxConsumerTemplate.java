@@ -59,7 +59,9 @@ public class InboxConsumerTemplate extends RouteBuilder {
                         + "&concurrentConsumers={{concurrentConsumers}}&maxConcurrentConsumers={{concurrentConsumers}}"
                         + "&mapJmsMessage=false&disableReplyTo=true&receiveTimeout=1000"
                         + "&errorHandlerLoggingLevel=DEBUG&errorHandlerLogStackTrace=false")
-                .routeDescription("Inbox consumer {{consumer}}: {{queue}} -> effect once per message");
+                .routeDescription("Inbox consumer {{consumer}}: {{queue}} -> effect once per message")
+                // InboxConsumer logs each failure once, in one line; the exchange's exhaustion would repeat it
+                .errorHandler(defaultErrorHandler().logExhausted(false));
         OnExceptionDefinition unreachable = route.onException(TargetDatabaseUnavailableException.class)
                 .maximumRedeliveries(-1).redeliveryDelay(1000).useExponentialBackOff().backOffMultiplier(2)
                 .maximumRedeliveryDelay("{{maxBackoff}}")

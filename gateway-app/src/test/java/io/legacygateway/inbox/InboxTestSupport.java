@@ -81,12 +81,12 @@ abstract class InboxTestSupport {
 
     @BeforeEach
     void effectTables() {
-        target = new JdbcTemplate(dataSources.get("target", "test"));
+        target = new JdbcTemplate(testDataSource());
         for (String ddl : List.of(
                 "CREATE TABLE IF NOT EXISTS effect_log (message_id VARCHAR(255) NOT NULL, customer_id VARCHAR(64), "
                         + "amount DECIMAL(12,2))",
                 "CREATE TABLE IF NOT EXISTS wallet (customer_id VARCHAR(64) PRIMARY KEY, total DECIMAL(12,2) NOT NULL,"
-                        + " paid DECIMAL(12,2) NOT NULL)")) {
+                        + " paid DECIMAL(12,2) NOT NULL, history VARCHAR(1000) DEFAULT '' NOT NULL)")) {
             target.execute(ddl);
         }
         target.update("DELETE FROM effect_log");
@@ -95,7 +95,7 @@ abstract class InboxTestSupport {
         target.update("DELETE FROM inbox_parked");
         target.update("DELETE FROM inbox_sequence");
         for (String c : List.of("alice", "bob", "carol")) {
-            target.update("INSERT INTO wallet (customer_id, total, paid) VALUES (?, 0, 0)", c);
+            target.update("INSERT INTO wallet (customer_id, total, paid, history) VALUES (?, 0, 0, '')", c);
         }
     }
 
@@ -106,6 +106,11 @@ abstract class InboxTestSupport {
             camel.removeRoute(id);
         }
         routes.clear();
+    }
+
+    /** Where the test reads and prepares the consumer's database: the gateway's pool unless overridden. */
+    protected javax.sql.DataSource testDataSource() {
+        return dataSources.get("target", "test");
     }
 
     /** Where the test publishes and reads the queues: the application's broker unless overridden. */
@@ -237,6 +242,23 @@ abstract class InboxTestSupport {
 
     protected int effects() {
         return target.queryForObject("SELECT COUNT(*) FROM effect_log", Integer.class);
+    }
+
+    /**
+     * A count read on a connection of its own, never the one of a transaction open on this thread (a JdbcTemplate
+     * on the gateway's pool would join it and see its uncommitted rows).
+     */
+    protected int countOnOwnConnection(String sql, Object arg) {
+        try (java.sql.Connection c = testDataSource().getConnection();
+             java.sql.PreparedStatement ps = c.prepareStatement(sql)) {
+            ps.setObject(1, arg);
+            try (java.sql.ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return rs.getInt(1);
+            }
+        } catch (java.sql.SQLException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     protected int inboxRows(String consumer) {

@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.concurrent.BrokenBarrierException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -29,6 +30,7 @@ public class InboxFaults implements InboxDeliveryHook {
     }
 
     private final Map<String, Boolean> crashAfterCommit = new ConcurrentHashMap<>();
+    private final Map<String, CountDownLatch[]> pauseAfterCommit = new ConcurrentHashMap<>();
     private final Map<String, Boolean> failBeforeCommit = new ConcurrentHashMap<>();
     private final Map<String, Consumer<EventEnvelope>> beforeCommitProbes = new ConcurrentHashMap<>();
     private final Map<String, CyclicBarrier> barriers = new ConcurrentHashMap<>();
@@ -38,6 +40,14 @@ public class InboxFaults implements InboxDeliveryHook {
     /** The next delivery of this event commits its database transaction, then fails before the acknowledgement. */
     public void crashAfterCommitBeforeAckOnce(String eventId) {
         crashAfterCommit.put(eventId, true);
+    }
+
+    /**
+     * The next delivery of this event, after its database commit, counts {@code reached} down and waits for
+     * {@code release} before it returns (and its JMS session commits).
+     */
+    public void pauseAfterCommitBeforeAckOnce(String eventId, CountDownLatch reached, CountDownLatch release) {
+        pauseAfterCommit.put(eventId, new CountDownLatch[] {reached, release});
     }
 
     /** The next delivery of this event fails after its effect, before the database commit. */
@@ -96,6 +106,15 @@ public class InboxFaults implements InboxDeliveryHook {
     @Override
     public void afterDatabaseCommitBeforeAck(String consumer, EventEnvelope envelope, InboxOutcome outcome) {
         outcomes.computeIfAbsent(envelope.id(), k -> new CopyOnWriteArrayList<>()).add(outcome);
+        CountDownLatch[] pause = pauseAfterCommit.remove(envelope.id());
+        if (pause != null) {
+            pause[0].countDown();
+            try {
+                pause[1].await(120, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
         if (crashAfterCommit.remove(envelope.id()) != null) {
             throw new SimulatedCrash("after the database commit of " + envelope.id() + ", before the ack");
         }

@@ -1,0 +1,16 @@
+package io.legacygateway.inbox;
+
+import io.legacygateway.testsupport.LegacyDatabases;
+import io.legacygateway.testsupport.StandaloneBroker;
+import io.legacygateway.testsupport.TestDatabase;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+class PostgresCrashAfterCommitBeforeAckTest extends CrashAfterCommitBeforeAckTest {
+
+    @DynamicPropertySource
+    static void targetDatabaseAndBroker(DynamicPropertyRegistry registry) {
+        LegacyDatabases.register(registry, "target", TestDatabase.POSTGRES, PostgresCrashAfterCommitBeforeAckTest.class);
+        StandaloneBroker.register(registry);
+    }
+}
