@@ -43,7 +43,7 @@ public class DemoLegacyApplication implements InitializingBean, DisposableBean {
         t.setDaemon(true);
         return t;
     });
-    private final Deque<String> unpaid = new ArrayDeque<>();
+    private final Deque<Order> unpaid = new ArrayDeque<>();
     private final AtomicLong orders = new AtomicLong();
 
     public DemoLegacyApplication(GatewayDataSources dataSources, GatewayProperties properties, Clock clock) {
@@ -83,7 +83,10 @@ public class DemoLegacyApplication implements InitializingBean, DisposableBean {
         }
     }
 
-    private String create(Connection c) throws SQLException {
+    private record Order(String id, String customer, BigDecimal amount) {
+    }
+
+    private Order create(Connection c) throws SQLException {
         String order = UUID.randomUUID().toString();
         String customer = CUSTOMERS.get(ThreadLocalRandom.current().nextInt(CUSTOMERS.size()));
         BigDecimal amount = BigDecimal.valueOf(ThreadLocalRandom.current().nextInt(500, 20000), 2);
@@ -98,16 +101,17 @@ public class DemoLegacyApplication implements InitializingBean, DisposableBean {
                 "{\"orderId\":\"" + order + "\",\"customerId\":\"" + customer + "\",\"amount\":" + amount + "}");
         log.info("Demo legacy application: order {} created for {} ({}), outbox row written (#{})", order, customer,
                 amount, orders.incrementAndGet());
-        return order;
+        return new Order(order, customer, amount);
     }
 
-    private void pay(Connection c, String order) throws SQLException {
+    private void pay(Connection c, Order order) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("UPDATE orders SET status = 'PAID' WHERE id = ?")) {
-            ps.setString(1, order);
+            ps.setString(1, order.id());
             ps.executeUpdate();
         }
-        outbox(c, order, "OrderPaid", "{\"orderId\":\"" + order + "\"}");
-        log.info("Demo legacy application: order {} paid, outbox row written", order);
+        outbox(c, order.id(), "OrderPaid", "{\"orderId\":\"" + order.id() + "\",\"customerId\":\"" + order.customer()
+                + "\",\"amount\":" + order.amount() + "}");
+        log.info("Demo legacy application: order {} paid by {}, outbox row written", order.id(), order.customer());
     }
 
     private void outbox(Connection c, String order, String type, String payload) throws SQLException {
