@@ -22,7 +22,6 @@ import org.apache.activemq.artemis.jms.client.ActiveMQConnectionFactory;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.DisposableBean;
-import org.springframework.transaction.TransactionDefinition;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
@@ -111,8 +110,9 @@ public class InboxConsumerFactory implements DisposableBean {
         }
 
         InboxStore store = new InboxStore(dataSource, dialect, inbox, sequences, parked);
+        // the database's default isolation: the inbox needs none stronger (its statements are keyed writes and locking
+        // reads) and setting one costs round trips on every transaction
         TransactionTemplate tx = new TransactionTemplate(dataSources.transactionManager(s.dataSource()));
-        tx.setIsolationLevel(TransactionDefinition.ISOLATION_READ_COMMITTED);
         InboxGuard guard = new InboxGuard(c, store, tx, effects, s.sequence() != null, codec, clock, hooks);
         InboundMessageReader reader = new InboundMessageReader(codec, s.accept(), s.maxPayloadBytes(), s.sequence());
         DeadLetters deadLetters = new DeadLetters(broker, s.queue(), c, clock);

@@ -36,6 +36,7 @@ import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.test.annotation.DirtiesContext;
 
 /**
  * What inbox tests share: the consumer's database {@code target} (inbox tables created by the gateway, plus the
@@ -47,6 +48,9 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * second row) and adds the amount to the customer's {@code wallet} row; {@code OrderPaid} adds to {@code paid}.
  */
 @Import(InboxTestSupport.Faults.class)
+// each test class has a context of its own (its own schema, maybe the standalone broker): close it after the class, so
+// its pools and JMS consumers do not linger while later classes run
+@DirtiesContext(classMode = DirtiesContext.ClassMode.AFTER_CLASS)
 abstract class InboxTestSupport {
 
     @TestConfiguration
