@@ -11,5 +11,6 @@ class H2InboxConsumerTest extends InboxConsumerContractTest {
     @DynamicPropertySource
     static void targetDatabase(DynamicPropertyRegistry registry) {
         LegacyDatabases.register(registry, "target", TestDatabase.H2, H2InboxConsumerTest.class);
+        registry.add("gateway.datasources.target.maximum-pool-size", () -> "6");
     }
 }

@@ -11,6 +11,7 @@ class MariaDbCrashAfterCommitBeforeAckTest extends CrashAfterCommitBeforeAckTest
     @DynamicPropertySource
     static void targetDatabaseAndBroker(DynamicPropertyRegistry registry) {
         LegacyDatabases.register(registry, "target", TestDatabase.MARIADB, MariaDbCrashAfterCommitBeforeAckTest.class);
+        registry.add("gateway.datasources.target.maximum-pool-size", () -> "6");
         StandaloneBroker.register(registry);
     }
 }

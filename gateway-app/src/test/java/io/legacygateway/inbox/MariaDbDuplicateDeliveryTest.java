@@ -10,5 +10,6 @@ class MariaDbDuplicateDeliveryTest extends DuplicateDeliveryTest {
     @DynamicPropertySource
     static void targetDatabase(DynamicPropertyRegistry registry) {
         LegacyDatabases.register(registry, "target", TestDatabase.MARIADB, MariaDbDuplicateDeliveryTest.class);
+        registry.add("gateway.datasources.target.maximum-pool-size", () -> "6");
     }
 }

@@ -10,5 +10,6 @@ class MariaDbFailureBeforeDbCommitTest extends FailureBeforeDbCommitTest {
     @DynamicPropertySource
     static void targetDatabase(DynamicPropertyRegistry registry) {
         LegacyDatabases.register(registry, "target", TestDatabase.MARIADB, MariaDbFailureBeforeDbCommitTest.class);
+        registry.add("gateway.datasources.target.maximum-pool-size", () -> "6");
     }
 }

@@ -15,6 +15,7 @@ class MariaDbTargetDatabaseDownTest extends TargetDatabaseDownTest {
     static void targetDatabaseThroughProxyAndBroker(DynamicPropertyRegistry registry) {
         LegacyDatabases.register(registry, "target", TestDatabase.MARIADB, MariaDbTargetDatabaseDownTest.class,
                 url -> url.replace("127.0.0.1:3306", "127.0.0.1:" + PROXY.port()));
+        registry.add("gateway.datasources.target.maximum-pool-size", () -> "6");
         registry.add("gateway.datasources.target.connect-timeout", () -> "1s");
         StandaloneBroker.register(registry);
     }

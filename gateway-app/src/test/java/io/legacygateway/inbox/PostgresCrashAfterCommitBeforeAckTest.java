@@ -11,6 +11,7 @@ class PostgresCrashAfterCommitBeforeAckTest extends CrashAfterCommitBeforeAckTes
     @DynamicPropertySource
     static void targetDatabaseAndBroker(DynamicPropertyRegistry registry) {
         LegacyDatabases.register(registry, "target", TestDatabase.POSTGRES, PostgresCrashAfterCommitBeforeAckTest.class);
+        registry.add("gateway.datasources.target.maximum-pool-size", () -> "6");
         StandaloneBroker.register(registry);
     }
 }

@@ -10,5 +10,6 @@ class PostgresDuplicateDeliveryTest extends DuplicateDeliveryTest {
     @DynamicPropertySource
     static void targetDatabase(DynamicPropertyRegistry registry) {
         LegacyDatabases.register(registry, "target", TestDatabase.POSTGRES, PostgresDuplicateDeliveryTest.class);
+        registry.add("gateway.datasources.target.maximum-pool-size", () -> "6");
     }
 }

@@ -10,5 +10,6 @@ class PostgresFailureBeforeDbCommitTest extends FailureBeforeDbCommitTest {
     @DynamicPropertySource
     static void targetDatabase(DynamicPropertyRegistry registry) {
         LegacyDatabases.register(registry, "target", TestDatabase.POSTGRES, PostgresFailureBeforeDbCommitTest.class);
+        registry.add("gateway.datasources.target.maximum-pool-size", () -> "6");
     }
 }

@@ -10,5 +10,6 @@ class PostgresInboxConsumerTest extends InboxConsumerContractTest {
     @DynamicPropertySource
     static void targetDatabase(DynamicPropertyRegistry registry) {
         LegacyDatabases.register(registry, "target", TestDatabase.POSTGRES, PostgresInboxConsumerTest.class);
+        registry.add("gateway.datasources.target.maximum-pool-size", () -> "6");
     }
 }

@@ -20,7 +20,9 @@ import org.springframework.test.context.ActiveProfiles;
 /**
  * Failure window: the consumer's database is unreachable for 30 s while messages keep arriving. The gateway reaches
  * it through a TCP proxy that the test stops (every pooled connection is cut, new ones are refused) and starts again;
- * the test itself reads the database directly. The consumer must not burn delivery attempts: it keeps its message
+ * the test itself reads the database directly. The outage starts inside a delivery's transaction (the proxy is
+ * stopped after its effect, before its commit), so both ways of losing the database are covered: a connection lost in
+ * the transaction, and no connection at all. The consumer must not burn delivery attempts: it keeps its message
  * unacknowledged and retries in-process with backoff. Expected: nothing applied and nothing dead-lettered during the
  * outage, no message returned to the broker, and every message applied exactly once afterwards.
  */
@@ -56,7 +58,16 @@ abstract class TargetDatabaseDownTest extends InboxTestSupport {
         send(queue, before.toArray(EventEnvelope[]::new));
         Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> effects() == 10);
 
-        proxy().stop();
+        // the outage starts inside a transaction: the connection is cut after the effect, before the commit
+        EventEnvelope cut = orderCreated("carol", "7");
+        java.util.concurrent.atomic.AtomicBoolean stopped = new java.util.concurrent.atomic.AtomicBoolean();
+        faults.probeBeforeDatabaseCommit(cut.id(), env -> {
+            if (stopped.compareAndSet(false, true)) {
+                proxy().stop();
+            }
+        });
+        send(queue, cut);
+        Awaitility.await().atMost(Duration.ofSeconds(30)).untilTrue(stopped);
         List<EventEnvelope> during = events(40);
         send(queue, during.toArray(EventEnvelope[]::new));
         Awaitility.await("the outage: nothing applied, nothing dead-lettered")
@@ -65,13 +76,14 @@ abstract class TargetDatabaseDownTest extends InboxTestSupport {
         assertThat(counter("gateway.inbox.database.unreachable", consumer)).as("it kept trying").isPositive();
         proxy().start();
 
-        Awaitility.await().atMost(Duration.ofSeconds(60)).until(() -> effects() == 50);
+        Awaitility.await().atMost(Duration.ofSeconds(60)).until(() -> effects() == 51);
         for (EventEnvelope e : during) {
             assertThat(effects(e.id())).as(e.id()).isEqualTo(1);
         }
+        assertThat(effects(cut.id())).as("the event whose commit was cut").isEqualTo(1);
         assertThat(deadLetters(queue)).isEmpty();
         assertThat(counter("gateway.inbox.rollbacks", consumer)).as("no delivery attempt used").isZero();
-        assertThat(counter("gateway.inbox.applied", consumer)).isEqualTo(50.0);
+        assertThat(counter("gateway.inbox.applied", consumer)).isEqualTo(51.0);
         Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> count(queue) == 0);
     }
 
