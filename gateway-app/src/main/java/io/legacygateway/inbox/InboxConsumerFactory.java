@@ -137,15 +137,15 @@ public class InboxConsumerFactory implements DisposableBean {
             List<InboxEffect> list = new ArrayList<>();
             InboxSettings.Effect effect = e.getValue();
             if (effect.sql() != null) {
-                list.add(new SqlEffect(InboxSettings.label(s.consumer(), "effectSql"), effect.sql(), s.requireRows(),
-                        s.consumer(), dataSource));
+                list.add(new SqlEffect(InboxSettings.label(s.consumer(), effect.sqlParameter()), effect.sql(),
+                        s.requireRows(), s.consumer(), dataSource));
             }
             if (effect.endpoint() != null) {
                 try {
                     camel.getEndpoint(effect.endpoint());
                 } catch (RuntimeException ex) {
-                    throw new IllegalArgumentException(InboxSettings.label(s.consumer(), "effectEndpoint") + ": '"
-                            + effect.endpoint() + "' is not a usable endpoint: " + ex.getMessage(), ex);
+                    throw new IllegalArgumentException(InboxSettings.label(s.consumer(), effect.endpointParameter())
+                            + ": '" + effect.endpoint() + "' is not a usable endpoint: " + ex.getMessage(), ex);
                 }
                 if (producer == null) {
                     producer = camel.createProducerTemplate();

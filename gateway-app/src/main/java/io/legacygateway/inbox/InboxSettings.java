@@ -72,8 +72,11 @@ public record InboxSettings(String consumer, String dataSource, QueueName queue,
         }
     }
 
-    /** What applying one event type means: an SQL statement, a Camel endpoint, or both (SQL first). */
-    public record Effect(String sql, String endpoint) {
+    /**
+     * What applying one event type means: an SQL statement, a Camel endpoint, or both (SQL first), each with the
+     * parameter it came from ({@code effectSql} or {@code effectSql.<Type>}), for error messages.
+     */
+    public record Effect(String sql, String endpoint, String sqlParameter, String endpointParameter) {
     }
 
     /**
@@ -148,13 +151,15 @@ public record InboxSettings(String consumer, String dataSource, QueueName queue,
         QueueName queue = queue(consumer, required(p, Parameter.QUEUE, consumer));
         Map<String, Effect> effects = new LinkedHashMap<>();
         for (String type : accept.types()) {
-            String sql = blankToNull(p.getOrDefault("effectSql." + type, p.get("effectSql")));
-            String endpoint = blankToNull(p.getOrDefault("effectEndpoint." + type, p.get("effectEndpoint")));
+            String sqlKey = p.containsKey("effectSql." + type) ? "effectSql." + type : "effectSql";
+            String endpointKey = p.containsKey("effectEndpoint." + type) ? "effectEndpoint." + type : "effectEndpoint";
+            String sql = blankToNull(p.get(sqlKey));
+            String endpoint = blankToNull(p.get(endpointKey));
             if (sql == null && endpoint == null) {
                 throw new IllegalArgumentException(label(consumer, "effectSql") + ": accepted type '" + type
                         + "' has no effect; set effectSql or effectEndpoint (or effectSql." + type + ")");
             }
-            effects.put(type, new Effect(sql, endpoint));
+            effects.put(type, new Effect(sql, endpoint, sqlKey, endpointKey));
         }
         boolean requireRows = bool(p, Parameter.REQUIRE_ROWS, consumer);
         int maxPayload = integer(p, Parameter.MAX_PAYLOAD_BYTES, consumer, 256, 64 * 1024 * 1024);

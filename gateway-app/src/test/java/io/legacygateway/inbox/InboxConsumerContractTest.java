@@ -213,7 +213,8 @@ abstract class InboxConsumerContractTest extends InboxTestSupport {
         assertThatThrownBy(() -> create(Map.of("inboxTable", "no_such_inbox")))
                 .hasMessageContaining("parameter 'inboxTable'").hasMessageContaining("does not exist");
         assertThatThrownBy(() -> create(Map.of("effectSql.OrderCreated", "INSERT INTO effect_log VALUES (:idd)")))
-                .hasMessageContaining("parameter 'effectSql'").hasMessageContaining("unknown named parameter :idd");
+                .hasMessageContaining("parameter 'effectSql.OrderCreated'")
+                .hasMessageContaining("unknown named parameter :idd");
         assertThatThrownBy(() -> create(Map.of("maxDeliveryAttempts", "7")))
                 .hasMessageContaining("parameter 'maxDeliveryAttempts'")
                 .hasMessageContaining("exceeds the broker's max-delivery-attempts 6");

@@ -37,8 +37,8 @@ class InboxSettingsTest {
         assertThat(s.sequence()).isNull();
         assertThat(s.accept().accepts("OrderPaid", 2)).isTrue();
         assertThat(s.accept().accepts("OrderPaid", 3)).isFalse();
-        assertThat(s.effects().get("OrderCreated")).isEqualTo(
-                new InboxSettings.Effect("UPDATE w SET n = n + 1 WHERE id = :subject", null));
+        assertThat(s.effects().get("OrderCreated")).isEqualTo(new InboxSettings.Effect(
+                "UPDATE w SET n = n + 1 WHERE id = :subject", null, "effectSql", "effectEndpoint"));
         assertThat(s.effects().get("OrderPaid").endpoint()).isEqualTo("direct:paid");
         assertThat(s.queue()).isEqualTo(new InboxSettings.QueueName("orders.events", "orders.events"));
     }
