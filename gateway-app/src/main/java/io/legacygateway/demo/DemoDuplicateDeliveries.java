@@ -79,7 +79,8 @@ public class DemoDuplicateDeliveries implements InitializingBean, DisposableBean
             String customer = event.data().path("customerId").asText();
             Map<String, Object> before = wallet.wallet(customer);
             log.info("Demo: delivering {} {} (order {}) a second time; {}'s wallet before it: {} ordered ({}), {} paid "
-                            + "({}). The wallet's inbox must skip it", event.type(), event.id(), event.subject(), customer,
+                            + "({}). The wallet's inbox must skip it", event.type(), event.id(), event.subject(),
+                    customer,
                     before.get("ORDERS_CREATED"), before.get("AMOUNT_ORDERED"), before.get("ORDERS_PAID"),
                     before.get("AMOUNT_PAID"));
             send(event);

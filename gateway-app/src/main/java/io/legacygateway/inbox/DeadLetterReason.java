@@ -14,7 +14,10 @@ public enum DeadLetterReason {
     MALFORMED_ENVELOPE,
     /** A type or version this consumer does not accept ({@code accept}). */
     UNKNOWN_TYPE,
-    /** The effect refused the event: {@link BusinessRuleViolationException}, or an SQL effect with {@code requireRows} changed nothing. */
+    /**
+     * The effect refused the event: {@link BusinessRuleViolationException}, or an SQL effect with
+     * {@code requireRows} changed nothing.
+     */
     BUSINESS_RULE,
     /** Sequence gate: the sequence was applied already, or another message is parked at it. */
     SEQUENCE_CONFLICT,

@@ -12,7 +12,8 @@ import org.springframework.transaction.TransactionSystemException;
  *
  * <p>Unreachable (retried in-process, the message stays unacknowledged and keeps its delivery count): no connection
  * from the pool, a connection refused or lost (SQLState class {@code 08}, PostgreSQL {@code 57P01-57P03}), also when
- * it was lost inside the transaction and the rollback failed with it. Everything else (lock timeout, deadlock, constraint violation, an unexpected bug) goes back to the broker,
+ * it was lost inside the transaction and the rollback failed with it. Everything else (lock timeout, deadlock,
+ * constraint violation, an unexpected bug) goes back to the broker,
  * which redelivers with its backoff until the consumer's last allowed attempt. A failure whose outcome is unknown (the
  * connection died during commit) is retried too: if the commit happened, the retry finds the inbox row and skips.
  */
@@ -24,7 +25,8 @@ final class FailureClassifier {
     static boolean databaseUnreachable(Throwable failure) {
         for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
             if (t instanceof CannotCreateTransactionException || t instanceof DataAccessResourceFailureException
-                    || t instanceof SQLTransientConnectionException || t instanceof SQLNonTransientConnectionException) {
+                    || t instanceof SQLTransientConnectionException
+                    || t instanceof SQLNonTransientConnectionException) {
                 return true;
             }
             // the connection died in the transaction, so the rollback failed too: Spring reports the rollback's

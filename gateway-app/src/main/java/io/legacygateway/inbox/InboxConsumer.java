@@ -110,7 +110,8 @@ public final class InboxConsumer implements Processor {
     public void process(Exchange exchange) throws Exception {
         JmsMessage in = exchange.getIn(JmsMessage.class);
         if (in == null || in.getJmsMessage() == null || in.getJmsSession() == null) {
-            throw new IllegalStateException("inbox-consumer '" + name() + "' must be fed by a transacted jms: endpoint");
+            throw new IllegalStateException("inbox-consumer '" + name()
+                    + "' must be fed by a transacted jms: endpoint");
         }
         Message message = in.getJmsMessage();
         Session session = in.getJmsSession();

@@ -120,7 +120,8 @@ public class InboxConsumerFactory implements DisposableBean {
         consumers.add(consumer);
         log.info("Inbox consumer '{}': queue {} -> {} {} (accept {}, {} session(s), dead letters to {} after {} "
                         + "deliveries{}){}", c, s.queue(), dialect.id(), inbox, s.accept(), s.concurrentConsumers(),
-                deadLetters.deadLetterQueue(), attempts, s.sequence() == null ? "" : ", sequence gate on " + s.sequence(),
+                deadLetters.deadLetterQueue(), attempts,
+                s.sequence() == null ? "" : ", sequence gate on " + s.sequence(),
                 dialect.testedHere() ? "" : " [dialect NOT tested by this project]");
         return consumer;
     }
