@@ -23,7 +23,10 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.http.MediaType;
 import org.springframework.security.core.Authentication;
 import org.springframework.security.core.context.SecurityContextHolder;
@@ -38,7 +41,8 @@ import org.springframework.web.filter.OncePerRequestFilter;
  *       CVE-2018-1000130 and GHSA-c9ff-59g8-m36q. Its module ({@code jolokia-service-jsr160}) is also excluded from the
  *       build; this check keeps the refusal explicit whatever the classpath holds;</li>
  *   <li>for users without the {@code OPERATOR} role, every request type other than {@code read}, {@code list},
- *       {@code search} and {@code version} ({@code exec}, {@code write}, notifications): viewers look, operators act;</li>
+ *       {@code search} and {@code version} ({@code exec}, {@code write}, notifications), except the read-only
+ *       queries of Hawtio's console ({@link #VIEWER_OPERATIONS}): viewers look, operators act;</li>
  *   <li>a POST body that is not a JSON object or array of objects, has duplicate keys, or exceeds
  *       {@value #MAX_BODY_BYTES} bytes: what cannot be checked is not passed on.</li>
  * </ul>
@@ -48,8 +52,16 @@ final class JolokiaRequestGuard extends OncePerRequestFilter {
 
     static final int MAX_BODY_BYTES = 1024 * 1024;
     static final Set<String> READ_ONLY_TYPES = Set.of("read", "list", "search", "version");
+    /**
+     * The operations a viewer may invoke, by MBean: the read-only queries Hawtio's console makes when it starts (the
+     * MBean tree, and whether the user may invoke operations). Without them Hawtio shows a viewer no plugins.
+     */
+    static final Map<String, Set<String>> VIEWER_OPERATIONS = Map.of(
+            "hawtio:type=security,name=RBACRegistry", Set.of("list"),
+            "hawtio:type=security,area=jmx,name=HawtioDummyJMXSecurity", Set.of("canInvoke"));
     static final String PROXY_REFUSED = "Jolokia proxy requests (with a \"target\") are disabled in this gateway";
 
+    private static final Logger log = LoggerFactory.getLogger(JolokiaRequestGuard.class);
     private static final ObjectMapper JSON = new ObjectMapper().enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
             .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
 
@@ -123,11 +135,18 @@ final class JolokiaRequestGuard extends OncePerRequestFilter {
                 return PROXY_REFUSED;
             }
             String type = r.path("type").asText("").toLowerCase(Locale.ROOT);
-            if (!operator && !READ_ONLY_TYPES.contains(type)) {
+            if (!operator && !READ_ONLY_TYPES.contains(type) && !hawtioConsoleQuery(type, r)) {
                 return "Jolokia '" + type + "' requests need the OPERATOR role";
             }
         }
         return null;
+    }
+
+    private static boolean hawtioConsoleQuery(String type, JsonNode request) {
+        String operation = request.path("operation").asText("");
+        int signature = operation.indexOf('(');
+        return type.equals("exec") && VIEWER_OPERATIONS.getOrDefault(request.path("mbean").asText(""), Set.of())
+                .contains(signature < 0 ? operation : operation.substring(0, signature));
     }
 
     /** The request type of a GET request: the first segment of its path, or of its {@code p} parameter. */
@@ -176,6 +195,8 @@ final class JolokiaRequestGuard extends OncePerRequestFilter {
     }
 
     private static void refuse(HttpServletResponse response, String reason) throws IOException {
+        Authentication auth = SecurityContextHolder.getContext().getAuthentication();
+        log.warn("Refused a Jolokia request of user '{}': {}", auth == null ? null : auth.getName(), reason);
         ObjectNode error = JsonNodeFactory.instance.objectNode()
                 .put("status", HttpServletResponse.SC_FORBIDDEN)
                 .put("error_type", "java.lang.SecurityException")

@@ -61,6 +61,8 @@ class HawtioBrowserTest {
         registry.add("spring.artemis.embedded.persistent", () -> "false");
         registry.add("camel.main.routes-include-pattern",
                 () -> "file:" + StandaloneArtemis.repositoryRoot().resolve("routes/demo") + "/*.yaml");
+        registry.add("gateway.security.users.watcher.password", () -> "watcher-password");
+        registry.add("gateway.security.users.watcher.roles", () -> "viewer");
     }
 
     /**
@@ -94,6 +96,16 @@ class HawtioBrowserTest {
 
     @Test
     void anOperatorLogsInAndSeesTheCamelRoutes() throws IOException {
+        logInAndFindTheRoute("demo", "demo");
+    }
+
+    /** Hawtio works read-only for a viewer: Jolokia reads pass, operations would be refused. */
+    @Test
+    void aViewerLogsInAndSeesTheCamelRoutes() throws IOException {
+        logInAndFindTheRoute("watcher", "watcher-password");
+    }
+
+    private void logInAndFindTheRoute(String user, String password) throws IOException {
         assertThat(camel.getRouteController().getRouteStatus(ROUTE_ID)).isEqualTo(ServiceStatus.Started);
         long start = System.nanoTime();
         browser = startChromium();
@@ -102,8 +114,8 @@ class HawtioBrowserTest {
 
         browser.get(base + "/actuator/hawtio/");
         wait.until(ExpectedConditions.urlToBe(base + "/login"));
-        browser.findElement(By.id("username")).sendKeys("demo");
-        browser.findElement(By.id("password")).sendKeys("demo");
+        browser.findElement(By.id("username")).sendKeys(user);
+        browser.findElement(By.id("password")).sendKeys(password);
         browser.findElement(By.cssSelector("button[type=submit]")).click();
 
         wait.until(ExpectedConditions.urlContains("/actuator/hawtio/"));
@@ -114,8 +126,8 @@ class HawtioBrowserTest {
         wait.until(ExpectedConditions.elementToBeClickable(By.xpath("//*[normalize-space(text())='routes']"))).click();
         wait.until(ExpectedConditions.presenceOfElementLocated(
                 By.xpath("//table//tr[td[normalize-space()='" + ROUTE_ID + "'] and td[normalize-space()='Started']]")));
-        screenshot("hawtio-camel-routes.png");
-        log.info("Hawtio browser test: login and Camel plugin with route {} in {} ms ({})", ROUTE_ID,
+        screenshot("hawtio-camel-routes-" + user + ".png");
+        log.info("Hawtio browser test: {} logged in, Camel plugin shows route {} in {} ms (Chromium {})", user, ROUTE_ID,
                 Duration.ofNanos(System.nanoTime() - start).toMillis(),
                 ((ChromeDriver) browser).getCapabilities().getBrowserVersion());
     }
@@ -123,10 +135,11 @@ class HawtioBrowserTest {
     @AfterEach
     void closeBrowser() throws IOException {
         if (browser != null) {
-            if (!Files.exists(Path.of("target/hawtio-camel-routes.png"))) {
-                screenshot("hawtio-failure.png");
+            try {
+                screenshot("hawtio-last-page.png");
+            } finally {
+                browser.quit();
             }
-            browser.quit();
         }
         if (profileDir != null) {
             FileSystemUtils.deleteRecursively(profileDir);
