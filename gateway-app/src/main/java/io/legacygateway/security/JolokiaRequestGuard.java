@@ -101,7 +101,8 @@ final class JolokiaRequestGuard extends OncePerRequestFilter {
             chain.doFilter(new CachedBodyRequest(request, body), response);
             return;
         }
-        if ("GET".equals(method) && !operator) {
+        // HEAD runs as a GET in the servlet (the side effect happens, only the body is dropped)
+        if (("GET".equals(method) || "HEAD".equals(method)) && !operator) {
             String type = getRequestType(subPath(request), request.getQueryString());
             if (!READ_ONLY_TYPES.contains(type)) {
                 refuse(response, "Jolokia '" + type + "' requests need the OPERATOR role");

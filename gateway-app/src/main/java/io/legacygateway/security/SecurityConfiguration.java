@@ -10,6 +10,7 @@ import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.function.Supplier;
 import org.springframework.boot.actuate.autoconfigure.endpoint.web.WebEndpointProperties;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
@@ -105,7 +106,7 @@ public class SecurityConfiguration {
             return header != null && header.regionMatches(true, 0, "Basic ", 0, 6);
         };
         MediaTypeRequestMatcher html = new MediaTypeRequestMatcher(MediaType.TEXT_HTML);
-        html.setIgnoredMediaTypes(java.util.Set.of(MediaType.ALL));
+        html.setIgnoredMediaTypes(Set.of(MediaType.ALL));
         RequestMatcher browserPage = new AndRequestMatcher(request -> HttpMethod.GET.matches(request.getMethod()), html);
         RequestMatcher[] console = {path(hawtio + "/**"), path(jolokia + "/**")};
 

@@ -119,6 +119,10 @@ class OperatorSurfacesRequireLoginTest {
                 .isEqualTo(403);
         assertThat(get("/actuator/jolokia/?p=/exec/java.lang:type=Threading/findDeadlockedThreads", VIEWER)
                 .statusCode()).isEqualTo(403);
+        // HEAD runs a GET request in the servlet: refused the same way
+        assertThat(http.send(request("/actuator/jolokia/exec/java.lang:type=Threading/findDeadlockedThreads", VIEWER)
+                .method("HEAD", HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.discarding())
+                .statusCode()).isEqualTo(403);
 
         // except the read-only queries Hawtio's console needs to show a viewer anything
         HttpResponse<String> tree = post("/actuator/jolokia", "{\"type\":\"exec\",\"mbean\":"
