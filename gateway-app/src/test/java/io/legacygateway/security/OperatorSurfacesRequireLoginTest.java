@@ -194,6 +194,8 @@ class OperatorSurfacesRequireLoginTest {
                 HttpResponse.BodyHandlers.ofString());
         assertThat(login.statusCode()).isEqualTo(302);
         assertThat(login.headers().firstValue("Location")).hasValue(url("/actuator/hawtio/"));
+        assertThat(login.headers().allValues("Set-Cookie")).as("session cookie not sent by other sites' requests")
+                .anyMatch(c -> c.startsWith("JSESSIONID=") && c.contains("SameSite=Lax"));
 
         HttpRequest.Builder jolokia = request("/actuator/hawtio/jolokia", null).header("Content-Type", "text/json")
                 .POST(HttpRequest.BodyPublishers.ofString(MEMORY_READ));
