@@ -31,6 +31,8 @@ public class BrokerXmlCustomizer implements ArtemisConfigurationCustomizer {
         configuration.setJournalSyncTransactional(file.isJournalSyncTransactional());
         configuration.setJournalSyncNonTransactional(file.isJournalSyncNonTransactional());
         configuration.setSecurityEnabled(false);
+        // queues, DLQs and their operations (retry, move, browse) in Hawtio's Artemis plugin
+        configuration.setJMXManagementEnabled(true);
         log.info("Embedded broker uses the address settings of {} ({} matches)", RESOURCE,
                 file.getAddressSettings().size());
     }

@@ -17,13 +17,15 @@ import org.springframework.validation.annotation.Validated;
  *                    naming the legacy system); default {@code urn:legacy-gateway}
  * @param datasources the legacy databases, by name; relays and consumers refer to them by that name
  * @param demo        the embedded demo's traffic generator (on in the {@code demo} profile only)
+ * @param security    who may log in to Hawtio, Jolokia, the actuator and {@code /api/**} ({@link GatewaySecurityProperties})
  */
 @Validated
 @ConfigurationProperties(prefix = "gateway", ignoreUnknownFields = false)
 public record GatewayProperties(
         @DefaultValue("urn:legacy-gateway") @NotBlank String source,
         @DefaultValue Map<String, @Valid DataSourceSpec> datasources,
-        @DefaultValue @Valid @NotNull Demo demo) {
+        @DefaultValue @Valid @NotNull Demo demo,
+        @DefaultValue @Valid @NotNull GatewaySecurityProperties security) {
 
     /**
      * One legacy database.

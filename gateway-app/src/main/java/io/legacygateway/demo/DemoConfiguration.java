@@ -42,10 +42,15 @@ public class DemoConfiguration {
     }
 
     @Bean
-    ApplicationListener<ApplicationReadyEvent> demoBanner(Environment env) {
+    ApplicationListener<ApplicationReadyEvent> demoBanner(Environment env, GatewayProperties properties) {
         return event -> {
             String base = "http://" + env.getProperty("server.address", "localhost") + ":"
                     + env.getProperty("local.server.port", env.getProperty("server.port", "8080"));
+            StringBuilder logins = new StringBuilder();
+            properties.security().users().forEach((name, user) -> logins.append(user.plainPassword()
+                    ? String.format("%n  Login (demo only, gateway.security.users.%s): user '%s', password '%s', roles %s",
+                            name, name, user.encodedPassword().substring("{noop}".length()), user.roles())
+                    : String.format("%n  Login: user '%s' (password encoded in gateway.security.users.%s)", name, name)));
             log.info("""
 
                     ==== Legacy gateway demo is running ====
@@ -56,9 +61,9 @@ public class DemoConfiguration {
                     (gateway.demo.duplicate-deliveries) and the log shows the inbox skipping the copy.
                       Hawtio (Camel routes, Artemis):  {}/actuator/hawtio/
                       Metrics (Prometheus):            {}/actuator/prometheus   (grep gateway_outbox, gateway_inbox)
-                      Health:                          {}/actuator/health
+                      Health:                          {}/actuator/health{}
                     Stop with Ctrl-C; delete ./data/demo to start over.
-                    """, base, base, base);
+                    """, base, base, base, logins);
         };
     }
 }

@@ -21,7 +21,8 @@ import org.springframework.test.context.DynamicPropertySource;
 
 /**
  * The README's run command in a test: the demo profile with the repository's {@code routes/demo/*.yaml}, the demo
- * legacy application writing orders, the embedded broker, and the HTTP endpoints a user is told to open. Only the
+ * legacy application writing orders, the embedded broker, and the HTTP endpoints a user is told to open (Hawtio
+ * behind the demo login). Only the
  * storage is in memory instead of ./data.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
@@ -63,6 +64,10 @@ class DemoRunsEndToEndTest {
         assertThat(http.getForEntity("/actuator/health", String.class).getBody()).contains("\"status\":\"UP\"");
         assertThat(http.getForEntity("/actuator/prometheus", String.class).getBody())
                 .contains("gateway_outbox_published_total{relay=\"demo-orders\"}");
-        assertThat(http.getForEntity("/actuator/hawtio/", String.class).getStatusCode()).isEqualTo(HttpStatus.OK);
+        // Hawtio needs the demo login (application-demo.yml), also in the demo
+        assertThat(http.getForEntity("/actuator/hawtio/", String.class).getStatusCode())
+                .isEqualTo(HttpStatus.UNAUTHORIZED);
+        assertThat(http.withBasicAuth("demo", "demo").getForEntity("/actuator/hawtio/", String.class).getStatusCode())
+                .isEqualTo(HttpStatus.OK);
     }
 }

@@ -1,0 +1,381 @@
+package io.legacygateway.docker;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.legacygateway.config.GatewayProperties;
+import io.legacygateway.testsupport.StandaloneArtemis;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.Reader;
+import java.net.URI;
+import java.net.URL;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import javax.xml.parsers.DocumentBuilderFactory;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.context.properties.bind.BindHandler;
+import org.springframework.boot.context.properties.bind.Bindable;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.bind.handler.NoUnboundElementsBindHandler;
+import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
+import org.springframework.boot.env.YamlPropertySourceLoader;
+import org.springframework.core.env.MutablePropertySources;
+import org.springframework.core.env.PropertySource;
+import org.springframework.core.env.StandardEnvironment;
+import org.springframework.core.env.SystemEnvironmentPropertySource;
+import org.springframework.core.io.ClassPathResource;
+import org.springframework.core.io.FileSystemResource;
+import org.w3c.dom.Document;
+import org.w3c.dom.Element;
+import org.w3c.dom.NodeList;
+import org.yaml.snakeyaml.Yaml;
+
+/**
+ * No Docker engine runs in CI, so {@code docker/compose.yaml} is never started there. This test checks instead that
+ * what it refers to exists and agrees with the repository and the application's configuration: mounted files, the
+ * jar the Dockerfile copies, ports, the gateways' environment variables, the broker account, the shared database.
+ * Compose variables are interpolated as compose would: {@code ${X:-default}} gives the default, {@code ${X}} and
+ * {@code ${X:?message}} (which the operator must set) give {@code value-of-X}.
+ */
+class DockerComposeMatchesRepositoryTest {
+
+    static final Path ROOT = StandaloneArtemis.repositoryRoot();
+    static final Path DOCKER = ROOT.resolve("docker");
+    static final Pattern COMPOSE_VARIABLE = Pattern.compile("\\$\\{([A-Za-z_][A-Za-z0-9_]*)(?:(:?[-?])([^}]*))?}");
+    static final Pattern SPRING_PLACEHOLDER = Pattern.compile("\\$\\{([^}:]+)(?::[^}]*)?}");
+
+    final Map<String, Object> compose = yaml(DOCKER.resolve("compose.yaml"));
+    final Map<String, Object> services = map(compose.get("services"));
+    final List<String> gateways = services.keySet().stream().filter(s -> s.startsWith("gateway")).toList();
+    final String dockerfile = read(DOCKER.resolve("Dockerfile"));
+
+    @Test
+    void twoGatewaysPostgresAndArtemisAreDefined() {
+        assertThat(gateways).containsExactly("gateway-1", "gateway-2");
+        assertThat(services).containsKeys("postgres", "artemis");
+        for (String gateway : gateways) {
+            Map<String, Object> build = map(service(gateway).get("build"));
+            assertThat(DOCKER.resolve((String) build.get("context")).resolve((String) build.get("dockerfile"))
+                    .normalize()).as(gateway + " build").isEqualTo(DOCKER.resolve("Dockerfile")).exists();
+            assertThat(map(service(gateway).get("depends_on"))).containsKeys("postgres", "artemis");
+        }
+    }
+
+    @Test
+    void everyMountedFileAndDirectoryExists() {
+        Set<String> namedVolumes = map(compose.get("volumes")).keySet();
+        int bindMounts = 0;
+        for (String name : services.keySet()) {
+            for (Object volume : list(service(name).get("volumes"))) {
+                String source = ((String) volume).split(":")[0];
+                if (source.startsWith(".") || source.startsWith("/")) {
+                    assertThat(DOCKER.resolve(source).normalize()).as(name + " mounts " + volume).exists();
+                    assertThat(DOCKER.resolve(source).normalize()).as(name + " mounts inside the repository")
+                            .startsWith(ROOT);
+                    bindMounts++;
+                } else {
+                    assertThat(namedVolumes).as(name + " volume " + source + " is declared").contains(source);
+                }
+            }
+        }
+        assertThat(bindMounts).isEqualTo(3 + 2 * 2);
+        // the gateways' routes directory holds a route the default profile loads (routes/outbox/*.yaml)
+        assertThat(DOCKER.resolve("routes/outbox/sales-outbox.yaml")).exists();
+    }
+
+    @Test
+    void theArtemisContainerGetsTheRepositorysBrokerConfiguration() {
+        List<String> mounts = list(service("artemis").get("volumes")).stream().map(String.class::cast).toList();
+        for (String file : List.of("broker.xml", "artemis-users.properties", "artemis-roles.properties")) {
+            // the image copies /var/lib/artemis-instance/etc-override/* into etc/ when it creates the instance
+            assertThat(mounts).contains("../artemis-config/" + file + ":/var/lib/artemis-instance/etc-override/"
+                    + file + ":ro");
+        }
+        String artemisVersion = Path.of(System.getProperty("artemis.home", "apache-artemis-2.40.0")).getFileName()
+                .toString().replace("apache-artemis-", "");
+        assertThat(service("artemis").get("image")).as("the broker version the tests run")
+                .isEqualTo("apache/activemq-artemis:" + artemisVersion);
+    }
+
+    @Test
+    void theDockerfileCopiesTheJarMavenBuildsAndRunsAsNonRoot() throws Exception {
+        Document pom = xml(ROOT.resolve("gateway-app/pom.xml"));
+        String finalName = pom.getElementsByTagName("finalName").item(0).getTextContent().trim();
+        Matcher copy = Pattern.compile("(?m)^COPY\\s+(\\S+\\.jar)\\s+(\\S+)$").matcher(dockerfile);
+        assertThat(copy.find()).as("Dockerfile COPYs a jar").isTrue();
+        String context = (String) map(service("gateway-1").get("build")).get("context");
+        assertThat(DOCKER.resolve(context).resolve(copy.group(1)).normalize())
+                .isEqualTo(ROOT.resolve("gateway-app/target/" + finalName + ".jar"));
+        assertThat(dockerfile).contains("ENTRYPOINT [\"java\", \"-jar\", \"" + copy.group(2) + "\"]");
+        assertThat(dockerfile).containsPattern("(?m)^USER gateway$").containsPattern("useradd --system --uid 10001");
+        assertThat(dockerfile).containsPattern("(?m)^FROM eclipse-temurin:17-jre$");
+        // Spring Boot reads ./config/ of the working directory, where compose mounts application-prod.yml
+        assertThat(dockerfile).containsPattern("(?m)^WORKDIR /opt/gateway$");
+        assertThat(list(service("gateway-1").get("volumes")))
+                .contains("./application-prod.yml:/opt/gateway/config/application-prod.yml:ro",
+                        "./routes:/opt/gateway/routes:ro");
+    }
+
+    @Test
+    void portsAgreeBetweenComposeTheDockerfileTheGatewayAndTheBroker() throws Exception {
+        for (String gateway : gateways) {
+            StandardEnvironment env = gatewayEnvironment(gateway);
+            int serverPort = env.getProperty("server.port", Integer.class, 8080);
+            for (Object mapping : list(service(gateway).get("ports"))) {
+                String[] parts = ((String) mapping).split(":");
+                assertThat(Integer.parseInt(parts[parts.length - 1])).as(gateway + " port " + mapping)
+                        .isEqualTo(serverPort);
+            }
+            assertThat(dockerfile).containsPattern("(?m)^EXPOSE " + serverPort + "$")
+                    .contains("${SERVER_PORT:-" + serverPort + "}/actuator/health/readiness");
+
+            URI brokerUrl = URI.create(env.getProperty("spring.artemis.broker-url"));
+            assertThat(brokerUrl.getHost()).as(gateway + " broker host").isEqualTo("artemis");
+            assertThat(brokerUrl.getPort()).as(gateway + " broker port = broker.xml acceptor port")
+                    .isEqualTo(artemisAcceptorPort());
+        }
+        String artemisJavaArgs = (String) map(service("artemis").get("environment")).get("JAVA_ARGS_APPEND");
+        assertThat(artemisJavaArgs).as("broker.xml binds to ${artemis.host:127.0.0.1}: the container must listen on"
+                + " all interfaces").contains("-Dartemis.host=0.0.0.0");
+        assertThat(String.valueOf(map(service("artemis").get("healthcheck")).get("test")))
+                .contains("/" + artemisAcceptorPort());
+    }
+
+    /**
+     * Every variable a gateway container sets is a real setting: a placeholder of the mounted application-prod.yml,
+     * a key of Spring Boot's configuration metadata, or a {@code gateway.*} key that binds to
+     * {@link GatewayProperties} (unknown {@code gateway.*} names fail the binding, as at startup).
+     */
+    @Test
+    void everyEnvironmentVariableOfTheGatewaysIsARealSetting() throws Exception {
+        String prodYml = read(DOCKER.resolve("application-prod.yml"));
+        Set<String> placeholders = new HashSet<>();
+        Matcher m = SPRING_PLACEHOLDER.matcher(prodYml);
+        while (m.find()) {
+            placeholders.add(m.group(1));
+        }
+        Map<String, Boolean> springKeys = springMetadataEnvironmentNames();
+        for (String gateway : gateways) {
+            Map<String, Object> variables = environment(gateway);
+            for (String name : variables.keySet()) {
+                boolean placeholder = placeholders.contains(name);
+                boolean springKey = springKeys.containsKey(name) || springKeys.entrySet().stream()
+                        .anyMatch(e -> e.getValue() && name.startsWith(e.getKey() + "_"));
+                boolean gatewayKey = name.startsWith("GATEWAY_");
+                assertThat(placeholder || springKey || gatewayKey)
+                        .as(gateway + " sets " + name + ", which is no placeholder of application-prod.yml and no"
+                                + " configuration key").isTrue();
+            }
+            assertThat(variables.keySet()).as(gateway + " provides every placeholder of application-prod.yml")
+                    .containsAll(placeholders);
+
+            StandardEnvironment env = gatewayEnvironment(gateway);
+            GatewayProperties properties = bindGateway(env);
+            assertThat(properties.security().users()).containsKey("operator");
+            assertThat(properties.security().users().get("operator").roles())
+                    .containsExactly(io.legacygateway.config.GatewaySecurityProperties.Role.OPERATOR);
+            properties.security().verify(properties.demo().enabled());
+            assertThat(properties.demo().enabled()).isFalse();
+            assertThat(env.getProperty("spring.profiles.active")).isEqualTo("prod");
+        }
+    }
+
+    /** The check above would catch a misspelt variable: binding fails naming it, as the gateway's startup does. */
+    @Test
+    void aMisspeltGatewayVariableFailsTheBinding() throws Exception {
+        Map<String, Object> variables = new LinkedHashMap<>(environment("gateway-1"));
+        variables.put("GATEWAY_SECURITY_USERS_OPERATOR_PASSWROD", "a-long-enough-secret");
+        assertThatThrownBy(() -> bindGateway(gatewayEnvironment(variables)))
+                .hasStackTraceContaining("gateway.security.users.operator.passwrod");
+    }
+
+    private static GatewayProperties bindGateway(StandardEnvironment env) {
+        return Binder.get(env).bind("gateway", Bindable.of(GatewayProperties.class),
+                new NoUnboundElementsBindHandler(BindHandler.DEFAULT)).get();
+    }
+
+    @Test
+    void theGatewaysBrokerAccountExistsWithItsPasswordAndMaySendAndConsume() throws Exception {
+        Properties users = properties(ROOT.resolve("artemis-config/artemis-users.properties"));
+        Properties roles = properties(ROOT.resolve("artemis-config/artemis-roles.properties"));
+        Set<String> sendRoles = Set.of(permissionRoles("send"));
+        Set<String> consumeRoles = Set.of(permissionRoles("consume"));
+        for (String gateway : gateways) {
+            StandardEnvironment env = gatewayEnvironment(gateway);
+            String user = env.getProperty("spring.artemis.user");
+            assertThat(users.getProperty(user)).as(gateway + " broker user " + user + " in artemis-users.properties")
+                    .isEqualTo(env.getProperty("spring.artemis.password"));
+            List<String> userRoles = roles.stringPropertyNames().stream()
+                    .filter(r -> List.of(roles.getProperty(r).split(",")).stream().map(String::trim)
+                            .anyMatch(user::equals)).toList();
+            assertThat(userRoles).as(user + "'s roles may send").anyMatch(sendRoles::contains);
+            assertThat(userRoles).as(user + "'s roles may consume").anyMatch(consumeRoles::contains);
+        }
+    }
+
+    @Test
+    void bothGatewaysShareTheDatabaseAndTheBroker() throws Exception {
+        Map<String, Object> postgres = environment("postgres");
+        List<String> datasourceUrls = new ArrayList<>();
+        for (String gateway : gateways) {
+            StandardEnvironment env = gatewayEnvironment(gateway);
+            String url = env.getProperty("gateway.datasources.sales.url");
+            datasourceUrls.add(url + " " + env.getProperty("spring.artemis.broker-url"));
+            URI jdbc = URI.create(url.substring("jdbc:".length()));
+            assertThat(jdbc.getHost()).isEqualTo("postgres");
+            assertThat(jdbc.getPort()).isEqualTo(5432);
+            assertThat(jdbc.getPath()).isEqualTo("/" + postgres.get("POSTGRES_DB"));
+            assertThat(env.getProperty("gateway.datasources.sales.username")).isEqualTo(postgres.get("POSTGRES_USER"));
+            assertThat(env.getProperty("gateway.datasources.sales.password")).isEqualTo(postgres.get("POSTGRES_PASSWORD"));
+        }
+        assertThat(new HashSet<>(datasourceUrls)).as("one database and one broker for both").hasSize(1);
+        assertThat(environment("gateway-2")).isEqualTo(environment("gateway-1"));
+        assertThat(service("gateway-2").get("volumes")).isEqualTo(service("gateway-1").get("volumes"));
+    }
+
+    /** The gateway's configuration as the container sees it: its environment, then application-prod.yml, then application.yml. */
+    private StandardEnvironment gatewayEnvironment(String gateway) throws IOException {
+        return gatewayEnvironment(environment(gateway));
+    }
+
+    /** @param variables replace the machine's environment (same source name, so Spring maps names as it does there) */
+    private static StandardEnvironment gatewayEnvironment(Map<String, Object> variables) throws IOException {
+        StandardEnvironment env = new StandardEnvironment();
+        MutablePropertySources sources = env.getPropertySources();
+        sources.remove(StandardEnvironment.SYSTEM_PROPERTIES_PROPERTY_SOURCE_NAME);
+        sources.replace(StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME, new SystemEnvironmentPropertySource(
+                StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME, variables));
+        YamlPropertySourceLoader yaml = new YamlPropertySourceLoader();
+        for (PropertySource<?> s : yaml.load("application-prod.yml", new FileSystemResource(DOCKER.resolve("application-prod.yml")))) {
+            sources.addLast(s);
+        }
+        for (PropertySource<?> s : yaml.load("application.yml", new ClassPathResource("application.yml"))) {
+            sources.addLast(s);
+        }
+        ConfigurationPropertySources.attach(env);
+        return env;
+    }
+
+    /** The service's environment after compose interpolation. */
+    private Map<String, Object> environment(String service) {
+        Map<String, Object> resolved = new LinkedHashMap<>();
+        map(service(service).get("environment")).forEach((k, v) -> resolved.put(k, interpolate(String.valueOf(v))));
+        return resolved;
+    }
+
+    static String interpolate(String value) {
+        Matcher m = COMPOSE_VARIABLE.matcher(value);
+        StringBuilder out = new StringBuilder();
+        while (m.find()) {
+            String replacement = ":-".equals(m.group(2)) || "-".equals(m.group(2)) ? m.group(3) : "value-of-" + m.group(1);
+            m.appendReplacement(out, Matcher.quoteReplacement(replacement));
+        }
+        return m.appendTail(out).toString();
+    }
+
+    /** Environment-variable forms of every key in Spring Boot's metadata, true for map-valued keys. */
+    private static Map<String, Boolean> springMetadataEnvironmentNames() throws IOException {
+        Map<String, Boolean> names = new LinkedHashMap<>();
+        ObjectMapper json = new ObjectMapper();
+        for (URL url : Collections.list(DockerComposeMatchesRepositoryTest.class.getClassLoader()
+                .getResources("META-INF/spring-configuration-metadata.json"))) {
+            try (InputStream in = url.openStream()) {
+                for (JsonNode p : json.readTree(in).path("properties")) {
+                    String env = p.path("name").asText().replace(".", "_").replace("-", "").toUpperCase();
+                    names.merge(env, p.path("type").asText().startsWith("java.util.Map"), Boolean::logicalOr);
+                }
+            }
+        }
+        assertThat(names).as("Spring Boot metadata found").containsKeys("SPRING_PROFILES_ACTIVE", "SERVER_PORT");
+        return names;
+    }
+
+    private static int artemisAcceptorPort() throws Exception {
+        NodeList acceptors = xml(ROOT.resolve("artemis-config/broker.xml")).getElementsByTagName("acceptor");
+        assertThat(acceptors.getLength()).isEqualTo(1);
+        Matcher port = Pattern.compile(":\\$\\{artemis\\.port:(\\d+)}").matcher(acceptors.item(0).getTextContent());
+        assertThat(port.find()).as("acceptor port ${artemis.port:N}").isTrue();
+        int defaultPort = Integer.parseInt(port.group(1));
+        Matcher override = Pattern.compile("-Dartemis\\.port=(\\d+)").matcher(String.valueOf(
+                map(map(map(yaml(DOCKER.resolve("compose.yaml")).get("services")).get("artemis")).get("environment"))
+                        .get("JAVA_ARGS_APPEND")));
+        return override.find() ? Integer.parseInt(override.group(1)) : defaultPort;
+    }
+
+    /** Roles that broker.xml grants the permission on every address ({@code match="#"}). */
+    private static String[] permissionRoles(String type) throws Exception {
+        NodeList settings = xml(ROOT.resolve("artemis-config/broker.xml")).getElementsByTagName("security-setting");
+        for (int i = 0; i < settings.getLength(); i++) {
+            Element setting = (Element) settings.item(i);
+            if (!"#".equals(setting.getAttribute("match"))) {
+                continue;
+            }
+            NodeList permissions = setting.getElementsByTagName("permission");
+            for (int j = 0; j < permissions.getLength(); j++) {
+                Element p = (Element) permissions.item(j);
+                if (type.equals(p.getAttribute("type"))) {
+                    return p.getAttribute("roles").split("\\s*,\\s*");
+                }
+            }
+        }
+        throw new AssertionError("broker.xml grants no '" + type + "' on '#'");
+    }
+
+    private Map<String, Object> service(String name) {
+        assertThat(services).containsKey(name);
+        return map(services.get(name));
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> map(Object o) {
+        return o == null ? Map.of() : (Map<String, Object>) o;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static List<Object> list(Object o) {
+        return o == null ? List.of() : (List<Object>) o;
+    }
+
+    private static Map<String, Object> yaml(Path file) {
+        try (Reader reader = Files.newBufferedReader(file)) {
+            return new Yaml().load(reader);
+        } catch (IOException e) {
+            throw new AssertionError("cannot read " + file, e);
+        }
+    }
+
+    private static String read(Path file) {
+        try {
+            return Files.readString(file);
+        } catch (IOException e) {
+            throw new AssertionError("cannot read " + file, e);
+        }
+    }
+
+    private static Document xml(Path file) throws Exception {
+        DocumentBuilderFactory factory = DocumentBuilderFactory.newInstance();
+        factory.setFeature("http://apache.org/xml/features/disallow-doctype-decl", true);
+        return factory.newDocumentBuilder().parse(file.toFile());
+    }
+
+    private static Properties properties(Path file) throws IOException {
+        Properties p = new Properties();
+        try (Reader reader = Files.newBufferedReader(file)) {
+            p.load(reader);
+        }
+        return p;
+    }
+}
