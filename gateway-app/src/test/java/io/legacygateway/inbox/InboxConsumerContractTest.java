@@ -208,6 +208,36 @@ abstract class InboxConsumerContractTest extends InboxTestSupport {
     }
 
     @Test
+    void aSubscriptionQueueOfATopicIsConsumedByItsFullyQualifiedName() throws Exception {
+        String address = unique("it.topic");
+        String consumer = unique("billing");
+        String subscription = unique("billing");
+        try (jakarta.jms.Connection c = brokerConnectionFactory().createConnection();
+             jakarta.jms.Session s = c.createSession(false, jakarta.jms.Session.AUTO_ACKNOWLEDGE)) {
+            ((org.apache.activemq.artemis.jms.client.ActiveMQSession) s).getCoreSession().createQueue(
+                    org.apache.activemq.artemis.api.core.QueueConfiguration.of(subscription).setAddress(address)
+                            .setRoutingType(org.apache.activemq.artemis.api.core.RoutingType.MULTICAST));
+        }
+        startConsumer(consumer, address + "::" + subscription, Map.of());
+        EventEnvelope e = orderCreated("alice", "2");
+        EventEnvelope unknown = event("OrderShipped", "order-1", "alice", "1", null);
+        try (jakarta.jms.Connection c = brokerConnectionFactory().createConnection();
+             jakarta.jms.Session s = c.createSession(false, jakarta.jms.Session.AUTO_ACKNOWLEDGE);
+             jakarta.jms.MessageProducer p = s.createProducer(s.createTopic(address))) {
+            io.legacygateway.envelope.EnvelopeCodec codec = new io.legacygateway.envelope.EnvelopeCodec();
+            p.send(s.createTextMessage(codec.write(e)));
+            p.send(s.createTextMessage(codec.write(unknown)));
+        }
+
+        await().until(() -> deadLetters(address).size() == 1);
+        assertThat(effects(e.id())).isEqualTo(1);
+        Message dead = deadLetters(address).get(0);
+        assertThat(property(dead, DeadLetters.ORIGINAL_ADDRESS)).isEqualTo(address);
+        assertThat(property(dead, DeadLetters.ORIGINAL_QUEUE)).isEqualTo(subscription);
+        assertThat(consumer(consumer).deadLetterQueue()).isEqualTo("DLQ." + address);
+    }
+
+    @Test
     void parametersThatDoNotFitFailNamingTheParameter() {
         String queue = unique("it.config");
         assertThatThrownBy(() -> create(Map.of("inboxTable", "no_such_inbox")))
