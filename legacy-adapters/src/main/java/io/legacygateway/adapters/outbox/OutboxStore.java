@@ -21,7 +21,6 @@ import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Set;
 import java.util.function.Function;
 import javax.sql.DataSource;
@@ -111,8 +110,10 @@ public final class OutboxStore {
     }
 
     /**
-     * The claimed rows that must wait: for each aggregate, every claimed row that comes after an earlier waiting row
-     * this claim does not hold (held by another relay, or not due yet). Publishing them now would overtake that row.
+     * The claimed rows that must wait: for each aggregate, every claimed row that comes after a waiting row of the same
+     * aggregate this claim does not hold (held by another relay, or not due yet). Publishing it now would overtake that
+     * row. Concurrent claims can interleave (relay one holds rows 1 and 3 of an aggregate, relay two row 2), so the
+     * check is against the first waiting row not held here, not only against the aggregate's first waiting row.
      */
     public Set<OutboxRow> behindOtherRows(List<OutboxRow> claimed) {
         Map<String, List<OutboxRow>> byAggregate = new HashMap<>();
@@ -127,24 +128,39 @@ public final class OutboxStore {
         List<Object> binds = new ArrayList<>();
         binds.add(mapping.pendingValue());
         binds.addAll(byAggregate.keySet());
-        String sql = dialect.sql("outbox.pendingHeads", Map.of(
+        claimed.forEach(r -> binds.add(r.key()));
+        String sql = dialect.sql("outbox.firstWaitingNotHeld", Map.of(
                 "aggregateId", q(mapping.column(AGGREGATE_ID)),
                 "order", q(mapping.column(ORDER)),
+                "key", q(mapping.column(KEY)),
                 "table", table(),
                 "status", q(mapping.column(STATUS)),
-                "binds", String.join(", ", Collections.nCopies(byAggregate.size(), "?"))));
-        Map<String, Object> heads = new HashMap<>();
+                "aggregates", String.join(", ", Collections.nCopies(byAggregate.size(), "?")),
+                "claimed", String.join(", ", Collections.nCopies(claimed.size(), "?"))));
+        Map<String, Object> firstNotHeld = new HashMap<>();
         jdbc.query(sql, rs -> {
-            heads.put(rs.getString(1), rs.getObject(2));
+            firstNotHeld.put(rs.getString(1), rs.getObject(2));
         }, binds.toArray());
         Set<OutboxRow> waiting = new LinkedHashSet<>();
         byAggregate.forEach((aggregate, rows) -> {
-            Object head = heads.get(aggregate);
-            if (head != null && !Objects.equals(head, rows.get(0).order())) {
-                waiting.addAll(rows);
+            Object other = firstNotHeld.get(aggregate);
+            if (other != null) {
+                rows.stream().filter(r -> compareOrder(r.order(), other) > 0).forEach(waiting::add);
             }
         });
         return waiting;
+    }
+
+    /** Orders two values of the order column as the database does (numbers by value, others by their natural order). */
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    static int compareOrder(Object a, Object b) {
+        if (a instanceof Number x && b instanceof Number y) {
+            return new java.math.BigDecimal(x.toString()).compareTo(new java.math.BigDecimal(y.toString()));
+        }
+        if (a instanceof Comparable c && a.getClass().isInstance(b)) {
+            return c.compareTo(b);
+        }
+        return a.toString().compareTo(b.toString());
     }
 
     /** Marks rows published; call only after the broker confirmed them. */

@@ -13,10 +13,11 @@ SELECT {columns} FROM {table} WHERE {claimable} ORDER BY {order} LIMIT ? FOR UPD
 -- name: outbox.claimable.retryDue
 ({nextRetryAt} IS NULL OR {nextRetryAt} <= ?)
 
--- name: outbox.pendingHeads
--- binds: pending status, aggregate ids
--- Per aggregate, the first waiting row in outbox order, whoever holds it (a plain read does not wait for locks).
-SELECT {aggregateId}, MIN({order}) FROM {table} WHERE {status} = ? AND {aggregateId} IN ({binds}) GROUP BY {aggregateId}
+-- name: outbox.firstWaitingNotHeld
+-- binds: pending status, aggregate ids, the keys this claim holds
+-- Per aggregate, the first waiting row in outbox order that this claim does not hold (held by another relay, or not
+-- due yet). A plain read: it does not wait for other relays' locks.
+SELECT {aggregateId}, MIN({order}) FROM {table} WHERE {status} = ? AND {aggregateId} IN ({aggregates}) AND {key} NOT IN ({claimed}) GROUP BY {aggregateId}
 
 -- name: outbox.mark
 -- binds: the assignments' values, then the row key
