@@ -27,6 +27,7 @@ public final class RejectionLog {
     private final String source;
     private final String insertSql;
     private final DataSource dataSource;
+    private final String table;
 
     /**
      * @param source   names the legacy table across datasources, for example {@code sales/outbox}
@@ -34,14 +35,16 @@ public final class RejectionLog {
      * @throws IllegalArgumentException naming the property when the table does not exist
      */
     public RejectionLog(DataSource dataSource, Dialect dialect, String relay, String source, String property) {
-        TableInspector.inspect(dataSource, dialect, new TableName(null, TABLE), property + " (the gateway's table "
-                + TABLE + ", created by initialize-schema or " + dialect.ddlResource("relay-state.sql") + ")");
+        TableName stored = TableInspector.inspect(dataSource, dialect, new TableName(null, TABLE), property
+                + " (the gateway's table " + TABLE + ", created by initialize-schema or "
+                + dialect.ddlResource("relay-state.sql") + ")").name();
         this.dataSource = dataSource;
         this.jdbc = new JdbcTemplate(dataSource);
         this.dialect = dialect;
         this.relay = relay;
         this.source = source;
-        this.insertSql = dialect.sql("rejection.insert", Map.of("rejections", dialect.quote(TABLE)));
+        this.table = dialect.quote(stored);
+        this.insertSql = dialect.sql("rejection.insert", Map.of("rejections", table));
     }
 
     public DataSource dataSource() {
@@ -58,7 +61,7 @@ public final class RejectionLog {
      * table's own database.
      */
     public String notRejected(String keyText) {
-        return dialect.sql("outbox.claimable.notRejected", Map.of("rejections", dialect.quote(TABLE),
+        return dialect.sql("outbox.claimable.notRejected", Map.of("rejections", table,
                 "keyText", keyText));
     }
 

@@ -127,7 +127,9 @@ public final class ZeroWriteReader implements OutboxSource {
         this.stateJdbc = new JdbcTemplate(state);
         this.reader = new OutboxRowReader(dialect, mapping, "t");
         this.cursor = mapping.column(ORDER).equals(mapping.column(KEY)) ? List.of(ORDER) : List.of(ORDER, KEY);
-        this.positions = stateDialect.quote(TABLE);
+        this.positions = stateDialect.quote(TableInspector.inspect(state, stateDialect, new TableName(null, TABLE),
+                label.apply("stateDataSource") + " (the gateway's table " + TABLE + ", created by initialize-schema or "
+                + stateDialect.ddlResource("relay-state.sql") + ")").name());
         if (cursor.size() > 1 && !Set.of(ColumnKind.INTEGER, ColumnKind.DECIMAL, ColumnKind.TEXT, ColumnKind.CHAR,
                 ColumnKind.UUID).contains(mapping.kind(KEY))) {
             throw new IllegalArgumentException(label.apply(KEY.parameter()) + ": ZERO_WRITE keeps the key in its"
@@ -165,9 +167,6 @@ public final class ZeroWriteReader implements OutboxSource {
             throw new IllegalArgumentException(required + " cannot read table '" + mapping.table().name() + "' ("
                     + rootMessage(e) + ")", e);
         }
-        TableInspector.inspect(state, stateDialect, new TableName(null, TABLE), label.apply("stateDataSource")
-                + " (the gateway's table " + TABLE + ", created by initialize-schema or "
-                + stateDialect.ddlResource("relay-state.sql") + ")");
         initialise(startFrom, label);
     }
 
