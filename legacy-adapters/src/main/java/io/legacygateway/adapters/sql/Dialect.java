@@ -49,6 +49,7 @@ public enum Dialect {
     private final boolean testedHere;
     private final CommitHorizon commitHorizon;
     private volatile NamedStatements statements;
+    private volatile NamedStatements capture;
 
     Dialect(String id, String openQuote, String closeQuote, boolean testedHere, CommitHorizon commitHorizon) {
         this.id = id;
@@ -128,6 +129,28 @@ public enum Dialect {
     /** Whether this dialect (or the common file) defines the named statement. */
     public boolean has(String name) {
         return statements().has(name);
+    }
+
+    /**
+     * A named statement of the trigger-capture DDL ({@code capture/<id>.sql}), placeholders replaced like
+     * {@link #sql}. DDL cannot bind values: fragments may also be string literals that the caller validated.
+     */
+    public String captureSql(String name, Map<String, String> fragments) {
+        return captureStatements().render(name, fragments);
+    }
+
+    /** Whether the trigger-capture DDL of this dialect defines the named statement. */
+    public boolean hasCaptureSql(String name) {
+        return captureStatements().has(name);
+    }
+
+    private NamedStatements captureStatements() {
+        NamedStatements c = capture;
+        if (c == null) {
+            c = NamedStatements.load(BASE + "capture/" + id + ".sql", null);
+            capture = c;
+        }
+        return c;
     }
 
     /** Classpath resource of a DDL script for this dialect, for example {@code outbox.sql}. */
