@@ -79,7 +79,7 @@ public final class OutboxRelay implements Processor, AutoCloseable {
         this.published = Counter.builder("gateway.outbox.published").description("Events the broker confirmed")
                 .tag("relay", relay).register(meters);
         this.rejected = Counter.builder("gateway.outbox.rejected")
-                .description("Rows that cannot become an event, marked failed with their reason")
+                .description("Rows that cannot become an event, kept with their reason")
                 .tag("relay", relay).register(meters);
         this.failures = Counter.builder("gateway.outbox.publish.failures")
                 .description("Relay cycles rolled back because the broker or the database failed")

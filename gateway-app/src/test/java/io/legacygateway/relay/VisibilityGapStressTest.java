@@ -192,11 +192,12 @@ class VisibilityGapStressTest {
                 Duration writing = Duration.between(started, Instant.now());
 
                 try {
-                    Awaitility.await("relay publishes every committed row").atMost(Duration.ofSeconds(90))
+                    // no more than seconds here, unless another suite on this machine holds a long transaction
+                    Awaitility.await("relay publishes every committed row").atMost(Duration.ofMinutes(4))
                             .pollInterval(Duration.ofMillis(250))
                             .until(() -> new HashSet<>(publishedBy(relay)).containsAll(committed));
                 } catch (org.awaitility.core.ConditionTimeoutException e) {
-                    log.error("{}: the relay did not publish every committed row within 90 s", dataSource);
+                    log.error("{}: the relay did not publish every committed row within 4 minutes", dataSource);
                 }
                 // the control has seen everything it will ever see once it has passed the last row
                 long last = jdbc.queryForObject("SELECT MAX(seq) FROM outbox", Long.class);
@@ -297,7 +298,7 @@ class VisibilityGapStressTest {
             Set<String> controlLost = new HashSet<>(committed);
             controlLost.removeAll(seenByCursor);
             int onQueue = new QueueProbe(connectionFactory).count(queue);
-            long maxStaleness = committed.stream()
+            long maxStaleness = committed.stream().filter(published.at::containsKey)
                     .mapToLong(id -> Duration.between(committedAt.get(id), published.at.get(id)).toMillis())
                     .max().orElse(0);
             String figures = String.format("R9 db=%s transactions=%d held=%d (<=%ds) long=%ds rolledBackRows=%d"
