@@ -24,9 +24,6 @@ public final class LegacyDatabases {
         registry.add(prefix + "username", db::username);
         registry.add(prefix + "password", () -> "");
         registry.add(prefix + "initialize-schema", () -> "true");
-        // Spring keeps test contexts cached and the pools in them open: small pools keep the suite well below the
-        // servers' connection limits (PostgreSQL: 100), also when other suites run on the same machine
-        registry.add(prefix + "maximum-pool-size", () -> "4");
     }
 
     private static String create(TestDatabase db, Class<?> testClass) {
