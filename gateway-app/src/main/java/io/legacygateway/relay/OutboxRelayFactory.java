@@ -76,7 +76,11 @@ public class OutboxRelayFactory implements DisposableBean {
         String source = s.dataSource() + "/" + table.name();
         RejectionLog rejections = OutboxStore.needsRejectionLog(mapping)
                 ? new RejectionLog(stateDataSource, stateDialect, s.relay(), source,
-                        label.apply(s.markMode() == MarkMode.ZERO_WRITE ? "stateDataSource" : "markMode"))
+                        label.apply(switch (s.markMode()) {
+                            case ZERO_WRITE -> "stateDataSource";
+                            case DELETE -> "markMode";
+                            default -> "lastErrorColumn"; // no reason column: reasons go to the gateway's table
+                        }))
                 : null;
         OutboxSource store = s.markMode() == MarkMode.ZERO_WRITE
                 ? new ZeroWriteReader(dataSource, dialect, mapping, stateDataSource, stateDialect, rejections,

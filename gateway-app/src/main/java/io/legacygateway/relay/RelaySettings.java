@@ -63,7 +63,7 @@ public record RelaySettings(String relay, String dataSource, TableName table, Ma
                 + " (gateway_outbox_position, gateway_outbox_rejection); default the relay's dataSource. Only ZERO_WRITE"
                 + " may use another one"),
         START_FROM("startFrom", "BEGINNING", "ZERO_WRITE: where a new relay starts, BEGINNING (rows already in the"
-                + " table too) or NOW (rows committed after its first start)"),
+                + " table too) or NOW (only rows that were not yet final at its first start)"),
         SETTLE_TIME("settleTime", "1s", "ZERO_WRITE on MariaDB: margin below the start of the oldest running"
                 + " transaction or statement before a row counts as final"),
         NAIVE_TIMESTAMP_ZONE("naiveTimestampZone", "UTC", "Time zone of timestamp columns without time zone (read and"
