@@ -1,6 +1,7 @@
 package io.legacygateway.config;
 
 import io.legacygateway.broker.BrokerXmlCustomizer;
+import io.legacygateway.capture.TriggersCommand;
 import io.legacygateway.relay.OutboxRelayFactory;
 import io.legacygateway.relay.OutboxRelayTemplate;
 import io.legacygateway.relay.RelayCycleHook;
@@ -48,6 +49,12 @@ public class GatewayConfiguration {
     @Bean
     OutboxRelayTemplate outboxRelayTemplate(OutboxRelayFactory factory) {
         return new OutboxRelayTemplate(factory);
+    }
+
+    /** {@code java -jar gateway-app.jar triggers ...}: trigger capture for tables without an outbox. */
+    @Bean
+    TriggersCommand triggersCommand(GatewayDataSources dataSources) {
+        return new TriggersCommand(dataSources);
     }
 
     /**

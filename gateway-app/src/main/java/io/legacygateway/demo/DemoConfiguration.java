@@ -1,5 +1,6 @@
 package io.legacygateway.demo;
 
+import io.legacygateway.capture.TriggersCommand;
 import io.legacygateway.config.GatewayDataSources;
 import io.legacygateway.config.GatewayProperties;
 import java.time.Clock;
@@ -21,8 +22,8 @@ public class DemoConfiguration {
 
     @Bean
     DemoLegacyApplication demoLegacyApplication(GatewayDataSources dataSources, GatewayProperties properties,
-                                                Clock clock) {
-        return new DemoLegacyApplication(dataSources, properties, clock);
+                                                Clock clock, TriggersCommand triggers) {
+        return new DemoLegacyApplication(dataSources, properties, clock, triggers);
     }
 
     @Bean
@@ -39,7 +40,9 @@ public class DemoConfiguration {
 
                     ==== Legacy gateway demo is running ====
                     The demo legacy application writes orders and outbox rows into H2 (./data/demo/legacy).
-                    Relay 'demo-orders' publishes them as CloudEvents to the embedded Artemis queue demo.orders.events.
+                    Relay 'demo-orders' publishes them as CloudEvents to the embedded Artemis queue demo.orders.events;
+                    'demo-customers' the changes of table customers, captured by triggers, to demo.customers.events;
+                    'demo-billing' the rows of the billing module's own table EVT_QUEUE to demo.billing.events.
                       Hawtio (Camel routes, Artemis):  {}/actuator/hawtio/
                       Metrics (Prometheus):            {}/actuator/prometheus   (grep gateway_outbox)
                       Health:                          {}/actuator/health{}
