@@ -29,6 +29,17 @@ class StartupFailsNamingTheKeyTest {
     }
 
     @Test
+    void aYamlRelayRouteMappingAColumnOfATypeTheGatewayCannotConvertFailsStartup() {
+        String failure = startupFailure(
+                "gateway.datasources.legacy.url=" + H2.replace("startup-test", "startup-type-test"),
+                "gateway.datasources.legacy.username=sa",
+                "gateway.datasources.legacy.initialize-schema=true",
+                "camel.main.routes-include-pattern=classpath:startup-test/relay-unconvertible-type.yaml");
+        assertThat(failure).contains("outbox-relay 'bad-type' parameter 'payloadColumn': column 'RETRY_COUNT' has type"
+                + " INTEGER, which the gateway cannot convert to the event payload");
+    }
+
+    @Test
     void aMisspeltGatewayKeyFailsStartupNamingIt() {
         assertThat(startupFailure("gateway.sourse=urn:typo")).contains("gateway.sourse");
     }

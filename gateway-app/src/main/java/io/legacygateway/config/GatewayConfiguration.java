@@ -1,6 +1,7 @@
 package io.legacygateway.config;
 
 import io.legacygateway.broker.BrokerXmlCustomizer;
+import io.legacygateway.capture.TriggersCommand;
 import io.legacygateway.inbox.InboxConsumerFactory;
 import io.legacygateway.inbox.InboxConsumerTemplate;
 import io.legacygateway.inbox.InboxDeliveryHook;
@@ -64,6 +65,12 @@ public class GatewayConfiguration {
     @Bean
     OutboxRelayTemplate outboxRelayTemplate(OutboxRelayFactory factory) {
         return new OutboxRelayTemplate(factory);
+    }
+
+    /** {@code java -jar gateway-app.jar triggers ...}: trigger capture for tables without an outbox. */
+    @Bean
+    TriggersCommand triggersCommand(GatewayDataSources dataSources) {
+        return new TriggersCommand(dataSources);
     }
 
     /**

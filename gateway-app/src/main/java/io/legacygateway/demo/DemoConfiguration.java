@@ -1,5 +1,6 @@
 package io.legacygateway.demo;
 
+import io.legacygateway.capture.TriggersCommand;
 import io.legacygateway.config.GatewayDataSources;
 import io.legacygateway.config.GatewayProperties;
 import java.time.Clock;
@@ -25,8 +26,8 @@ public class DemoConfiguration {
 
     @Bean
     DemoLegacyApplication demoLegacyApplication(GatewayDataSources dataSources, GatewayProperties properties,
-                                                Clock clock) {
-        return new DemoLegacyApplication(dataSources, properties, clock);
+                                                Clock clock, TriggersCommand triggers) {
+        return new DemoLegacyApplication(dataSources, properties, clock, triggers);
     }
 
     @Bean
@@ -55,9 +56,11 @@ public class DemoConfiguration {
 
                     ==== Legacy gateway demo is running ====
                     The demo legacy application writes orders and outbox rows into H2 (./data/demo/legacy).
-                    Relay 'demo-orders' publishes them as CloudEvents to the embedded Artemis queue demo.orders.events.
-                    Inbox consumer 'demo-wallet' applies each event once to the customers' wallets in a second H2
-                    database (./data/demo/wallet, table customer_wallet); now and then an event is delivered twice
+                    Relay 'demo-orders' publishes them as CloudEvents to the embedded Artemis queue demo.orders.events;
+                    'demo-customers' the changes of table customers, captured by triggers, to demo.customers.events;
+                    'demo-billing' the rows of the billing module's own table EVT_QUEUE to demo.billing.events.
+                    Inbox consumer 'demo-wallet' applies each order event once to the customers' wallets in a second
+                    H2 database (./data/demo/wallet, table customer_wallet); now and then an event is delivered twice
                     (gateway.demo.duplicate-deliveries) and the log shows the inbox skipping the copy.
                       Hawtio (Camel routes, Artemis):  {}/actuator/hawtio/
                       Metrics (Prometheus):            {}/actuator/prometheus   (grep gateway_outbox, gateway_inbox)

@@ -1,13 +1,19 @@
 package io.legacygateway.demo;
 
+import io.legacygateway.capture.TriggersCommand;
 import io.legacygateway.config.GatewayDataSources;
 import io.legacygateway.config.GatewayProperties;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.math.BigDecimal;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Clock;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.List;
@@ -26,9 +32,16 @@ import org.springframework.core.io.ClassPathResource;
 import org.springframework.jdbc.datasource.init.ScriptUtils;
 
 /**
- * The demo's legacy application: it knows nothing of brokers. It writes an order and its outbox row in one JDBC
- * transaction (OrderCreated), and later marks some orders paid the same way (OrderPaid), as an application that adopted
- * the outbox pattern would. The gateway's relay does the rest.
+ * The demo's legacy application: it knows nothing of brokers. Three parts of it show three ways in:
+ * <ul>
+ *   <li>orders: it writes an order and its outbox row in one JDBC transaction (OrderCreated, later OrderPaid), as an
+ *       application that adopted the outbox pattern would;</li>
+ *   <li>customers: it writes plain rows and no outbox at all; the gateway's capture triggers (installed at startup
+ *       with the {@code triggers} command) turn each change into a CustomerInserted/CustomerUpdated event;</li>
+ *   <li>billing: when an order is paid it queues an invoice event in its own old table {@code EVT_QUEUE}, whose
+ *       columns a relay maps.</li>
+ * </ul>
+ * The gateway's relays do the rest.
  */
 public class DemoLegacyApplication implements InitializingBean, DisposableBean {
 
@@ -38,6 +51,7 @@ public class DemoLegacyApplication implements InitializingBean, DisposableBean {
     private final DataSource dataSource;
     private final GatewayProperties.Demo settings;
     private final Clock clock;
+    private final TriggersCommand triggers;
     private final ScheduledExecutorService executor = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "demo-legacy-app");
         t.setDaemon(true);
@@ -46,10 +60,12 @@ public class DemoLegacyApplication implements InitializingBean, DisposableBean {
     private final Deque<Order> unpaid = new ArrayDeque<>();
     private final AtomicLong orders = new AtomicLong();
 
-    public DemoLegacyApplication(GatewayDataSources dataSources, GatewayProperties properties, Clock clock) {
+    public DemoLegacyApplication(GatewayDataSources dataSources, GatewayProperties properties, Clock clock,
+                                 TriggersCommand triggers) {
         this.settings = properties.demo();
         this.dataSource = dataSources.get(settings.dataSource(), "gateway.demo.data-source");
         this.clock = clock;
+        this.triggers = triggers;
     }
 
     @Override
@@ -57,18 +73,49 @@ public class DemoLegacyApplication implements InitializingBean, DisposableBean {
         try (Connection c = dataSource.getConnection()) {
             ScriptUtils.executeSqlScript(c, new ClassPathResource("demo/h2-orders.sql"));
         }
+        captureCustomers();
+        for (String customer : CUSTOMERS) {
+            try (Connection c = dataSource.getConnection();
+                 PreparedStatement ps = c.prepareStatement("INSERT INTO customers (id, name, email) "
+                         + "SELECT ?, ?, ? WHERE NOT EXISTS (SELECT 1 FROM customers WHERE id = ?)")) {
+                ps.setString(1, customer);
+                ps.setString(2, Character.toUpperCase(customer.charAt(0)) + customer.substring(1));
+                ps.setString(3, customer + "@example.org");
+                ps.setString(4, customer);
+                ps.executeUpdate();
+            }
+        }
         long period = settings.orderInterval().toMillis();
         executor.scheduleWithFixedDelay(this::tick, period, period, TimeUnit.MILLISECONDS);
         log.info("Demo legacy application writes an order every {} ms into datasource '{}'", period,
                 settings.dataSource());
     }
 
-    /** Writes one business change and its outbox row in one local transaction. */
+    /**
+     * Installs the capture of the customers table exactly as an operator would on the command line:
+     * {@code java -jar gateway-app.jar triggers --data-source=demo --table=customers --outbox-table=customer_outbox
+     * --event-type-prefix=Customer --aggregate-type=Customer --install}.
+     */
+    private void captureCustomers() throws SQLException {
+        ByteArrayOutputStream output = new ByteArrayOutputStream();
+        int status = triggers.run(List.of("--data-source=" + settings.dataSource(), "--table=customers",
+                "--outbox-table=customer_outbox", "--event-type-prefix=Customer", "--aggregate-type=Customer",
+                "--install"), new PrintStream(output, true, StandardCharsets.UTF_8));
+        String report = output.toString(StandardCharsets.UTF_8).strip();
+        if (status != 0) {
+            throw new IllegalStateException("demo: cannot capture the customers table: " + report);
+        }
+        log.info("Demo legacy application: {}", report);
+    }
+
+    /** Writes one business change (and, for orders and billing, its event row) in one local transaction. */
     void tick() {
         try (Connection c = dataSource.getConnection()) {
             c.setAutoCommit(false);
             try {
-                if (unpaid.size() > 2 && ThreadLocalRandom.current().nextBoolean()) {
+                if (ThreadLocalRandom.current().nextInt(5) == 0) {
+                    changeEmail(c, CUSTOMERS.get(ThreadLocalRandom.current().nextInt(CUSTOMERS.size())));
+                } else if (unpaid.size() > 2 && ThreadLocalRandom.current().nextBoolean()) {
                     pay(c, unpaid.pollFirst());
                 } else {
                     unpaid.addLast(create(c));
@@ -111,7 +158,27 @@ public class DemoLegacyApplication implements InitializingBean, DisposableBean {
         }
         outbox(c, order.id(), "OrderPaid", "{\"orderId\":\"" + order.id() + "\",\"customerId\":\"" + order.customer()
                 + "\",\"amount\":" + order.amount() + "}");
-        log.info("Demo legacy application: order {} paid by {}, outbox row written", order.id(), order.customer());
+        String invoice = "INV-" + Long.toString(Math.abs(order.id().hashCode()) % 100_000_000L);
+        try (PreparedStatement ps = c.prepareStatement(
+                "INSERT INTO EVT_QUEUE (EVT_KIND, REF_NO, BODY, CREATED) VALUES ('InvoiceIssued', ?, ?, ?)")) {
+            ps.setString(1, invoice);
+            ps.setString(2, "{\"invoice\":\"" + invoice + "\",\"orderId\":\"" + order.id() + "\"}");
+            ps.setObject(3, LocalDateTime.ofInstant(clock.instant(), ZoneOffset.UTC));
+            ps.executeUpdate();
+        }
+        log.info("Demo legacy application: order {} paid by {}, outbox row and billing event {} written", order.id(),
+                order.customer(), invoice);
+    }
+
+    /** A plain update: no outbox code here, the capture trigger writes the event. */
+    private void changeEmail(Connection c, String customer) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(
+                "UPDATE customers SET email = ?, updated_at = CURRENT_TIMESTAMP WHERE id = ?")) {
+            ps.setString(1, customer + "+" + ThreadLocalRandom.current().nextInt(1000) + "@example.org");
+            ps.setString(2, customer);
+            ps.executeUpdate();
+        }
+        log.info("Demo legacy application: customer {} changed their e-mail address (no outbox code)", customer);
     }
 
     private void outbox(Connection c, String order, String type, String payload) throws SQLException {

@@ -93,6 +93,9 @@ final class OutboxEventMapper {
     }
 
     private static String firstProblem(OutboxRow row) {
+        if (row.problem() != null) {
+            return row.problem();
+        }
         if (blank(row.eventId())) {
             return "eventId: missing";
         }

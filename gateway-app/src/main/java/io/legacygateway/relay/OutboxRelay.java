@@ -2,7 +2,7 @@ package io.legacygateway.relay;
 
 import io.legacygateway.adapters.outbox.OutboxRejection;
 import io.legacygateway.adapters.outbox.OutboxRow;
-import io.legacygateway.adapters.outbox.OutboxStore;
+import io.legacygateway.adapters.outbox.OutboxSource;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
@@ -30,10 +30,14 @@ import org.springframework.transaction.support.TransactionTemplate;
  *       id; the broker's duplicate detection drops them while the id is in its cache, and consumers' inboxes absorb any
  *       that get through.</li>
  *   <li>Rows of one aggregate reach the broker in outbox order, also with several relays on one table
- *       ({@link OutboxStore#behindOtherRows}).</li>
- *   <li>A row that cannot become an event is marked failed with its reason and counted; it never blocks other rows.</li>
+ *       ({@link OutboxSource#behindOtherRows}).</li>
+ *   <li>A row that cannot become an event is kept with its reason (on the row, or in the gateway's rejection table
+ *       in modes that cannot write it there) and counted; it never blocks other rows.</li>
+ *   <li>The cycle runs in one transaction of the source's datasource: the legacy database in the modes that mark
+ *       rows, the state datasource in ZERO_WRITE mode (whose position then moves only with a confirmed batch).</li>
  * </ul>
- * Not guaranteed: order between rows whose transactions commit out of insertion order (see the README).
+ * Not guaranteed: order between rows whose transactions commit out of insertion order, except in ZERO_WRITE mode,
+ * which publishes by commit horizon (see the README).
  *
  * <p>Runs as the processor of a Camel timer route ({@code outbox-relay} template); one instance per route.
  */
@@ -42,7 +46,7 @@ public final class OutboxRelay implements Processor, AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(OutboxRelay.class);
 
     private final RelaySettings settings;
-    private final OutboxStore store;
+    private final OutboxSource store;
     private final TransactionTemplate transaction;
     private final OutboxEventMapper mapper;
     private final EventPublisher publisher;
@@ -60,7 +64,7 @@ public final class OutboxRelay implements Processor, AutoCloseable {
     private Instant nextAttempt = Instant.MIN;
     private String lastFailure;
 
-    OutboxRelay(RelaySettings settings, OutboxStore store, TransactionTemplate transaction, OutboxEventMapper mapper,
+    OutboxRelay(RelaySettings settings, OutboxSource store, TransactionTemplate transaction, OutboxEventMapper mapper,
                 EventPublisher publisher, Clock clock, List<RelayCycleHook> hooks, String instance,
                 MeterRegistry meters) {
         this.settings = settings;
@@ -75,7 +79,7 @@ public final class OutboxRelay implements Processor, AutoCloseable {
         this.published = Counter.builder("gateway.outbox.published").description("Events the broker confirmed")
                 .tag("relay", relay).register(meters);
         this.rejected = Counter.builder("gateway.outbox.rejected")
-                .description("Rows that cannot become an event, marked failed with their reason")
+                .description("Rows that cannot become an event, kept with their reason")
                 .tag("relay", relay).register(meters);
         this.failures = Counter.builder("gateway.outbox.publish.failures")
                 .description("Relay cycles rolled back because the broker or the database failed")
@@ -160,14 +164,14 @@ public final class OutboxRelay implements Processor, AutoCloseable {
             hooks.forEach(h -> h.afterPublishBeforeMark(settings.relay(), rows));
             Instant confirmed = clock.instant();
             store.markPublished(rows, confirmed, instance);
-            store.markFailed(rejections);
+            store.markFailed(rejections, confirmed);
             for (OutboundEvent e : events) {
                 if (e.envelope().time() != null) {
                     latency.record(Duration.between(e.envelope().time(), confirmed).abs());
                 }
             }
-            rejections.forEach(r -> log.warn("Relay '{}': row {} of {} marked {}: {}", settings.relay(), r.row().key(),
-                    settings.table(), settings.failedStatus(), r.reason()));
+            rejections.forEach(r -> log.warn("Relay '{}': row {} of {} rejected ({}): {}", settings.relay(),
+                    r.row().key(), settings.table(), settings.markMode(), r.reason()));
             return new Cycle(claimed.size(), events.size(), rejections.size());
         }));
         sample.stop(cycleTimer);

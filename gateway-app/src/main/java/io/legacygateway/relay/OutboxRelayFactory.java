@@ -1,7 +1,11 @@
 package io.legacygateway.relay;
 
+import io.legacygateway.adapters.outbox.MarkMode;
 import io.legacygateway.adapters.outbox.OutboxMapping;
+import io.legacygateway.adapters.outbox.OutboxSource;
 import io.legacygateway.adapters.outbox.OutboxStore;
+import io.legacygateway.adapters.outbox.RejectionLog;
+import io.legacygateway.adapters.outbox.ZeroWriteReader;
 import io.legacygateway.adapters.sql.Dialect;
 import io.legacygateway.adapters.sql.TableInspector;
 import io.legacygateway.config.GatewayDataSources;
@@ -16,6 +20,7 @@ import java.time.Clock;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.UnaryOperator;
 import javax.sql.DataSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -62,19 +67,35 @@ public class OutboxRelayFactory implements DisposableBean {
         Dialect dialect = dataSources.dialect(s.dataSource());
         TableInspector.Table table = TableInspector.inspect(dataSource, dialect, s.table(),
                 RelaySettings.label(s.relay(), "table"));
-        OutboxMapping mapping = new OutboxMapping(table,
-                OutboxMapping.resolveColumns(table, s.columns(), p -> RelaySettings.label(s.relay(), p)), s.pendingStatus(), s.publishedStatus(),
-                s.failedStatus(), s.payloadFormat());
-        OutboxStore store = new OutboxStore(dataSource, dialect, mapping);
-        TransactionTemplate tx = new TransactionTemplate(dataSources.transactionManager(s.dataSource()));
+        UnaryOperator<String> label = p -> RelaySettings.label(s.relay(), p);
+        OutboxMapping mapping = OutboxMapping.resolve(table, new OutboxMapping.Settings(s.markMode(), s.columns(),
+                s.pendingStatus(), s.publishedStatus(), s.failedStatus(), s.payloadFormat(), s.naiveTimestampZone()),
+                label);
+        DataSource stateDataSource = dataSources.get(s.stateDataSource(), label.apply("stateDataSource"));
+        Dialect stateDialect = dataSources.dialect(s.stateDataSource());
+        String source = s.dataSource() + "/" + table.name();
+        RejectionLog rejections = OutboxStore.needsRejectionLog(mapping)
+                ? new RejectionLog(stateDataSource, stateDialect, s.relay(), source,
+                        label.apply(switch (s.markMode()) {
+                            case ZERO_WRITE -> "stateDataSource";
+                            case DELETE -> "markMode";
+                            default -> "lastErrorColumn"; // no reason column: reasons go to the gateway's table
+                        }))
+                : null;
+        OutboxSource store = s.markMode() == MarkMode.ZERO_WRITE
+                ? new ZeroWriteReader(dataSource, dialect, mapping, stateDataSource, stateDialect, rejections,
+                        s.relay(), source, s.startFrom(), s.settleTime(), label)
+                : new OutboxStore(dataSource, dialect, mapping, rejections);
+        String txName = s.markMode() == MarkMode.ZERO_WRITE ? s.stateDataSource() : s.dataSource();
+        TransactionTemplate tx = new TransactionTemplate(dataSources.transactionManager(txName));
         // read committed: the ordering check must see what other relays committed after this claim
         tx.setIsolationLevel(TransactionDefinition.ISOLATION_READ_COMMITTED);
         OutboxRelay relay = new OutboxRelay(s, store, tx,
                 new OutboxEventMapper(codec, s.source(), s.destination(), s.payloadFormat()),
                 new ArtemisPublisher(connectionFactory, s.relay()), clock, hooks, s.relay() + "@" + host(), meters);
         relays.add(relay);
-        log.info("Outbox relay '{}': {} table {} -> {} (batch {}, poll {}){}", s.relay(), dialect.id(),
-                table.name(), s.destination(), s.batchSize(), s.pollInterval(),
+        log.info("Outbox relay '{}': {} table {} ({}) -> {} (batch {}, poll {}){}", s.relay(), dialect.id(),
+                table.name(), s.markMode(), s.destination(), s.batchSize(), s.pollInterval(),
                 dialect.testedHere() ? "" : " [dialect NOT tested by this project]");
         return relay;
     }

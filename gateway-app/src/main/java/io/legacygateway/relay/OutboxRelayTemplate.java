@@ -38,6 +38,10 @@ public class OutboxRelayTemplate extends RouteBuilder {
         for (OutboxColumn c : OutboxColumn.values()) {
             template.templateOptionalParameter(c.parameter(),
                     c.description() + " (default " + c.defaultName() + (c.required() ? "" : ", or none") + ")");
+            if (c.valueParameter() != null) {
+                template.templateOptionalParameter(c.valueParameter(), "the " + c.description()
+                        + " as a constant or template instead of " + c.parameter());
+            }
         }
         template.templateBean("relayProcessor", OutboxRelay.class, rtc -> factory.create(rtc.getParameters()))
                 .from("timer:" + ROUTE_PREFIX + "{{relay}}?period={{pollInterval}}&delay={{pollInterval}}")

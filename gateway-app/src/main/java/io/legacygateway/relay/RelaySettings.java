@@ -1,9 +1,13 @@
 package io.legacygateway.relay;
 
+import io.legacygateway.adapters.outbox.MarkMode;
 import io.legacygateway.adapters.outbox.OutboxColumn;
 import io.legacygateway.adapters.outbox.PayloadFormat;
+import io.legacygateway.adapters.outbox.ZeroWriteReader;
 import io.legacygateway.adapters.sql.TableName;
+import java.time.DateTimeException;
 import java.time.Duration;
+import java.time.ZoneId;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Locale;
@@ -20,17 +24,23 @@ import org.apache.camel.util.TimeUtils;
  * @param relay        relay name: route id suffix, metric tag, {@code locked_by} value
  * @param dataSource   name under {@code gateway.datasources}
  * @param table        outbox table, optionally schema-qualified
- * @param columns      configured column names by parameter name (unset ones take the defaults)
+ * @param columns      configured column names and values by parameter name (unset ones take the defaults)
  * @param destination  where events go
  * @param source       CloudEvents source
  * @param batchSize    rows per claim and per broker transaction
  * @param pollInterval pause between polls once the table is drained
  * @param maxBackoff   longest pause after repeated failures
+ * @param markMode     how published rows are recorded
+ * @param stateDataSource datasource of the gateway's own tables for this relay (position, rejections)
+ * @param startFrom    where a new ZERO_WRITE relay starts
+ * @param settleTime   ZERO_WRITE on MariaDB: margin below the oldest transaction's start
+ * @param naiveTimestampZone zone of timestamp columns without time zone
  */
 public record RelaySettings(String relay, String dataSource, TableName table, Map<String, String> columns,
                             String pendingStatus, String publishedStatus, String failedStatus,
                             PayloadFormat payloadFormat, Destination destination, String source, int batchSize,
-                            Duration pollInterval, Duration maxBackoff) {
+                            Duration pollInterval, Duration maxBackoff, MarkMode markMode, String stateDataSource,
+                            ZeroWriteReader.StartFrom startFrom, Duration settleTime, ZoneId naiveTimestampZone) {
 
     /** Template parameters, with their defaults and descriptions (the README's table is generated from the same text). */
     public enum Parameter {
@@ -45,7 +55,19 @@ public record RelaySettings(String relay, String dataSource, TableName table, Ma
         FAILED_STATUS("failedStatus", "FAILED", "Status value of rows parked with their reason"),
         BATCH_SIZE("batchSize", "100", "Rows per claim and per broker transaction (1-1000)"),
         POLL_INTERVAL("pollInterval", "1s", "Pause between polls once the table is drained"),
-        MAX_BACKOFF("maxBackoff", "30s", "Longest pause between attempts while the broker or database fails");
+        MAX_BACKOFF("maxBackoff", "30s", "Longest pause between attempts while the broker or database fails"),
+        MARK_MODE("markMode", "STATUS", "How published rows are recorded: STATUS (status column), TIMESTAMP (processed-at"
+                + " column publishedAtColumn, NULL = pending), DELETE (delete after publish) or ZERO_WRITE (read-only; the"
+                + " gateway keeps its position in its own table)"),
+        STATE_DATA_SOURCE("stateDataSource", "", "Datasource holding the gateway's own tables for this relay"
+                + " (gateway_outbox_position, gateway_outbox_rejection); default the relay's dataSource. Only ZERO_WRITE"
+                + " may use another one"),
+        START_FROM("startFrom", "BEGINNING", "ZERO_WRITE: where a new relay starts, BEGINNING (rows already in the"
+                + " table too) or NOW (only rows that were not yet final at its first start)"),
+        SETTLE_TIME("settleTime", "1s", "ZERO_WRITE on MariaDB: margin below the start of the oldest running"
+                + " transaction or statement before a row counts as final"),
+        NAIVE_TIMESTAMP_ZONE("naiveTimestampZone", "UTC", "Time zone of timestamp columns without time zone (read and"
+                + " written), for example UTC or Europe/Berlin");
 
         private final String key;
         private final String defaultValue;
@@ -78,11 +100,16 @@ public record RelaySettings(String relay, String dataSource, TableName table, Ma
 
     private static final Pattern NAME = Pattern.compile("[a-z0-9][a-z0-9-]{0,62}");
 
-    /** Every parameter name the template accepts: the ones above and one per {@link OutboxColumn}. */
+    /**
+     * Every parameter name the template accepts: the ones above, one per {@link OutboxColumn}, and the values that
+     * may replace a column ({@link OutboxColumn#valueParameter()}).
+     */
     public static Set<String> parameterNames() {
         Set<String> names = new TreeSet<>();
         Arrays.stream(Parameter.values()).map(Parameter::key).forEach(names::add);
         Arrays.stream(OutboxColumn.values()).map(OutboxColumn::parameter).forEach(names::add);
+        Arrays.stream(OutboxColumn.values()).map(OutboxColumn::valueParameter).filter(java.util.Objects::nonNull)
+                .forEach(names::add);
         return names;
     }
 
@@ -118,6 +145,9 @@ public record RelaySettings(String relay, String dataSource, TableName table, Ma
             if (p.get(c.parameter()) != null) {
                 columns.put(c.parameter(), p.get(c.parameter()));
             }
+            if (c.valueParameter() != null && p.get(c.valueParameter()) != null) {
+                columns.put(c.valueParameter(), p.get(c.valueParameter()));
+            }
         }
         PayloadFormat format;
         try {
@@ -132,10 +162,44 @@ public record RelaySettings(String relay, String dataSource, TableName table, Ma
         if (batchSize < 1 || batchSize > 1000) {
             throw new IllegalArgumentException(label(relay, "batchSize") + ": " + batchSize + " is outside 1-1000");
         }
+        MarkMode markMode = choice(p, Parameter.MARK_MODE, MarkMode.class, relay);
+        String stateDataSource = value(p, Parameter.STATE_DATA_SOURCE);
+        if (stateDataSource.isBlank()) {
+            stateDataSource = dataSource;
+        } else if (!stateDataSource.equals(dataSource) && markMode != MarkMode.ZERO_WRITE) {
+            throw new IllegalArgumentException(label(relay, "stateDataSource") + ": only markMode ZERO_WRITE may keep"
+                    + " its state in another datasource; " + markMode + " records rejections in the table's own"
+                    + " transaction");
+        }
+        ZeroWriteReader.StartFrom startFrom = choice(p, Parameter.START_FROM, ZeroWriteReader.StartFrom.class, relay);
+        Duration settleTime = duration(p, Parameter.SETTLE_TIME, relay);
+        if (settleTime.compareTo(Duration.ofMillis(200)) < 0) {
+            throw new IllegalArgumentException(label(relay, "settleTime") + ": " + settleTime.toMillis() + " ms is below"
+                    + " 200 ms, which does not cover MariaDB's 0.1 s cache of running transactions");
+        }
+        ZoneId zone;
+        try {
+            zone = ZoneId.of(value(p, Parameter.NAIVE_TIMESTAMP_ZONE));
+        } catch (DateTimeException e) {
+            throw new IllegalArgumentException(label(relay, "naiveTimestampZone") + ": '"
+                    + p.get("naiveTimestampZone") + "' is not a time zone such as UTC, +02:00 or Europe/Berlin");
+        }
         return new RelaySettings(relay, dataSource, table, columns, status(p, Parameter.PENDING_STATUS, relay),
                 status(p, Parameter.PUBLISHED_STATUS, relay), status(p, Parameter.FAILED_STATUS, relay), format,
                 destination, source.isBlank() ? defaultSource : source, batchSize,
-                duration(p, Parameter.POLL_INTERVAL, relay), duration(p, Parameter.MAX_BACKOFF, relay));
+                duration(p, Parameter.POLL_INTERVAL, relay), duration(p, Parameter.MAX_BACKOFF, relay), markMode,
+                stateDataSource, startFrom, settleTime, zone);
+    }
+
+    private static <E extends Enum<E>> E choice(Map<String, String> p, Parameter parameter, Class<E> type,
+                                                String relay) {
+        String v = value(p, parameter);
+        try {
+            return Enum.valueOf(type, v.toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(label(relay, parameter.key()) + ": '" + v + "' is not one of "
+                    + Arrays.toString(type.getEnumConstants()));
+        }
     }
 
     private static String required(Map<String, String> p, Parameter parameter) {

@@ -21,9 +21,10 @@ import org.springframework.test.context.DynamicPropertySource;
 
 /**
  * The README's run command in a test: the demo profile with the repository's {@code routes/demo/*.yaml}, the demo
- * legacy application writing orders, the embedded broker, and the HTTP endpoints a user is told to open (Hawtio
- * behind the demo login). Only the
- * storage is in memory instead of ./data.
+ * legacy application writing orders (its own outbox), customers (captured by triggers) and billing events (its own
+ * table EVT_QUEUE, mapped), the embedded broker, and the HTTP endpoints a user is told to open (Hawtio
+ * behind the demo login). Only the storage is in
+ * memory instead of ./data.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 @AutoConfigureObservability
@@ -60,6 +61,24 @@ class DemoRunsEndToEndTest {
                     .isGreaterThanOrEqualTo(5);
         });
         assertThat(legacy.queryForObject("SELECT COUNT(*) FROM outbox WHERE status = 'FAILED'", Integer.class)).isZero();
+
+        // the customers table has no outbox code: its changes arrive through the capture triggers
+        assertThat(camel.getRoute("outbox-relay-demo-customers")).isNotNull();
+        assertThat(camel.getRoute("outbox-relay-demo-billing")).isNotNull();
+        Awaitility.await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+            assertThat(meters.counter("gateway.outbox.published", "relay", "demo-customers").count())
+                    .isGreaterThanOrEqualTo(5);
+            assertThat(legacy.queryForObject("SELECT COUNT(*) FROM customer_outbox WHERE status = 'PUBLISHED'"
+                    + " AND event_type = 'CustomerInserted'", Integer.class)).as("the five seeded customers").isEqualTo(5);
+            assertThat(meters.counter("gateway.outbox.published", "relay", "demo-billing").count())
+                    .isGreaterThanOrEqualTo(1);
+            assertThat(legacy.queryForObject("SELECT COUNT(*) FROM EVT_QUEUE WHERE DONE_AT IS NOT NULL", Integer.class))
+                    .isGreaterThanOrEqualTo(1);
+        });
+        assertThat(legacy.queryForObject("SELECT COUNT(*) FROM EVT_QUEUE WHERE ERR_TEXT IS NOT NULL", Integer.class))
+                .isZero();
+        assertThat(meters.counter("gateway.outbox.rejected", "relay", "demo-billing").count()).isZero();
+        assertThat(meters.counter("gateway.outbox.rejected", "relay", "demo-customers").count()).isZero();
 
         assertThat(http.getForEntity("/actuator/health", String.class).getBody()).contains("\"status\":\"UP\"");
         assertThat(http.getForEntity("/actuator/prometheus", String.class).getBody())

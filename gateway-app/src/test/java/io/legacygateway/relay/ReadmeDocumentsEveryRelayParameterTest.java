@@ -22,7 +22,10 @@ class ReadmeDocumentsEveryRelayParameterTest {
         }
         for (OutboxColumn c : OutboxColumn.values()) {
             assertThat(row(lines, c.parameter())).as(c.parameter())
-                    .contains("| `" + c.defaultName() + "` | " + (c.required() ? "yes" : "no") + " |");
+                    .contains("| `" + c.defaultName() + "` | " + c.requirement().text() + " |");
+            if (c.valueParameter() != null) {
+                assertThat(row(lines, c.valueParameter())).as(c.valueParameter()).contains("| (none) |");
+            }
         }
     }
 

@@ -30,6 +30,10 @@ class RelaySettingsTest {
         assertThat(s.maxBackoff()).isEqualTo(Duration.ofSeconds(30));
         assertThat(s.source()).isEqualTo("urn:x");
         assertThat(s.pendingStatus()).isEqualTo("PENDING");
+        assertThat(s.markMode()).isEqualTo(io.legacygateway.adapters.outbox.MarkMode.STATUS);
+        assertThat(s.stateDataSource()).isEqualTo("legacy");
+        assertThat(s.naiveTimestampZone()).isEqualTo(java.time.ZoneId.of("UTC"));
+        assertThat(s.settleTime()).isEqualTo(Duration.ofSeconds(1));
     }
 
     @ParameterizedTest(name = "{0}={1}")
@@ -43,7 +47,12 @@ class RelaySettingsTest {
             "destination|queue:orders events|parameter 'destination': 'queue:orders events' is not a safe address name",
             "table|orders;drop|parameter 'table': 'orders;drop' is not a safe SQL identifier",
             "publishedStatus|''|parameter 'publishedStatus': must be 1-64 characters",
-            "tabel|outbox|parameter 'tabel': unknown parameter"
+            "tabel|outbox|parameter 'tabel': unknown parameter",
+            "markMode|ARCHIVE|parameter 'markMode': 'ARCHIVE' is not one of [STATUS, TIMESTAMP, DELETE, ZERO_WRITE]",
+            "stateDataSource|other|parameter 'stateDataSource': only markMode ZERO_WRITE may keep its state in another",
+            "startFrom|YESTERDAY|parameter 'startFrom': 'YESTERDAY' is not one of [BEGINNING, NOW]",
+            "settleTime|50ms|parameter 'settleTime': 50 ms is below 200 ms",
+            "naiveTimestampZone|Mars/Olympus|parameter 'naiveTimestampZone': 'Mars/Olympus' is not a time zone"
     })
     void aBadParameterFailsNamingIt(String key, String value, String message) {
         Map<String, Object> p = valid();

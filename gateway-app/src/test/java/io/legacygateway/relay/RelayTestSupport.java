@@ -13,12 +13,18 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
+import org.springframework.test.annotation.DirtiesContext;
 
 /**
  * What relay tests share: the legacy datasource {@code legacy}, a clean outbox, relays made as YAML would make them,
  * and {@link RelayFaults} to open the window between publish and mark.
+ *
+ * <p>Every relay test class has a database of its own, so its Spring context is never reused; it is closed after the
+ * class instead of being cached with its connection pools open (PostgreSQL allows 100 connections, shared by every
+ * suite on the machine).
  */
 @Import(RelayTestSupport.Faults.class)
+@DirtiesContext(classMode = DirtiesContext.ClassMode.AFTER_CLASS)
 abstract class RelayTestSupport {
 
     @TestConfiguration

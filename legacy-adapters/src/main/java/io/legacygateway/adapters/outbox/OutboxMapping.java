@@ -3,27 +3,47 @@ package io.legacygateway.adapters.outbox;
 import io.legacygateway.adapters.sql.SqlIdentifier;
 import io.legacygateway.adapters.sql.TableInspector;
 import io.legacygateway.adapters.sql.TableInspector.Column;
+import java.time.ZoneId;
 import java.util.Collections;
 import java.util.EnumMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.UnaryOperator;
+import java.util.stream.Collectors;
 
 /**
- * How one outbox table maps onto the relay's logical columns, resolved against the live table.
+ * How one outbox table maps onto the relay's logical columns, resolved against the live table: which stored column
+ * holds each value and of which {@link ColumnKind}, which values are given by configuration instead
+ * ({@link ValueTemplate}), and how rows are marked.
  *
- * @param table         the table as stored
- * @param columns       mapped logical columns to their stored names; absent optional columns have no entry
- * @param pendingValue  status value of a row waiting to be published
+ * @param table          the table as stored
+ * @param markMode       how published rows are recorded
+ * @param columns        mapped logical columns to their stored names; absent or unused columns have no entry
+ * @param kinds          the kind of each mapped column
+ * @param values         values given by configuration instead of a column
+ * @param pendingValue   status value of a row waiting to be published ({@link MarkMode#STATUS})
  * @param publishedValue status value written once the broker accepted the event
- * @param failedValue   status value of a row parked with its reason
- * @param payloadFormat how the payload becomes CloudEvents data
+ * @param failedValue    status value of a row parked with its reason
+ * @param payloadFormat  how the payload becomes CloudEvents data
+ * @param naiveZone      zone of timestamps stored without one
  */
-public record OutboxMapping(TableInspector.Table table, Map<OutboxColumn, String> columns, String pendingValue,
-                            String publishedValue, String failedValue, PayloadFormat payloadFormat) {
+public record OutboxMapping(TableInspector.Table table, MarkMode markMode, Map<OutboxColumn, String> columns,
+                            Map<OutboxColumn, ColumnKind> kinds, Map<OutboxColumn, ValueTemplate> values,
+                            String pendingValue, String publishedValue, String failedValue,
+                            PayloadFormat payloadFormat, ZoneId naiveZone) {
+
+    /** Placeholders each configurable value may use: the row key, the table name, and values resolved before it. */
+    static final Map<OutboxColumn, Set<String>> PLACEHOLDERS = Map.of(
+            OutboxColumn.AGGREGATE_TYPE, Set.of("key", "table", "aggregateId"),
+            OutboxColumn.EVENT_TYPE, Set.of("key", "table", "aggregateId", "aggregateType"),
+            OutboxColumn.EVENT_VERSION, Set.of(),
+            OutboxColumn.EVENT_ID, Set.of("key", "table", "aggregateId", "aggregateType", "eventType"));
 
     public OutboxMapping {
         columns = Collections.unmodifiableMap(new EnumMap<>(columns));
+        kinds = Collections.unmodifiableMap(kinds.isEmpty() ? new EnumMap<>(OutboxColumn.class) : new EnumMap<>(kinds));
+        values = Collections.unmodifiableMap(values.isEmpty() ? new EnumMap<>(OutboxColumn.class) : new EnumMap<>(values));
     }
 
     public boolean has(OutboxColumn column) {
@@ -39,37 +59,124 @@ public record OutboxMapping(TableInspector.Table table, Map<OutboxColumn, String
         return name;
     }
 
+    public ColumnKind kind(OutboxColumn column) {
+        ColumnKind kind = kinds.get(column);
+        if (kind == null) {
+            throw new IllegalStateException(column + " is not mapped");
+        }
+        return kind;
+    }
+
+    /** A status value as bound to the status column: a number for an integer column. */
+    public Object statusBind(String value) {
+        return kinds.get(OutboxColumn.STATUS) == ColumnKind.INTEGER ? Long.parseLong(value) : value;
+    }
+
+    /** The parameters of one mapping as the user gave them. */
+    public record Settings(MarkMode markMode, Map<String, String> configured, String pendingValue,
+                           String publishedValue, String failedValue, PayloadFormat payloadFormat, ZoneId naiveZone) {
+    }
+
     /**
-     * Resolves configured column names against the table.
+     * Resolves configured column names and values against the table.
      *
-     * @param configured   parameter name to value, as given by the user (missing keys take the defaults)
-     * @param label        names a parameter in error messages, for example {@code outbox-relay 'orders' parameter 'x'}
-     * @throws IllegalArgumentException naming the parameter of the first column that is unsafe, missing or required
+     * @param label names a parameter in error messages, for example {@code outbox-relay 'orders' parameter 'x'}
+     * @throws IllegalArgumentException naming the parameter of the first column that is unsafe, missing, required,
+     *                                  not used in the mark mode, or of a type the gateway cannot convert
      */
-    public static Map<OutboxColumn, String> resolveColumns(TableInspector.Table table, Map<String, String> configured,
-                                                           UnaryOperator<String> label) {
+    public static OutboxMapping resolve(TableInspector.Table table, Settings s, UnaryOperator<String> label) {
         Map<OutboxColumn, String> resolved = new EnumMap<>(OutboxColumn.class);
+        Map<OutboxColumn, ColumnKind> kinds = new EnumMap<>(OutboxColumn.class);
+        Map<OutboxColumn, ValueTemplate> values = new EnumMap<>(OutboxColumn.class);
         for (OutboxColumn c : OutboxColumn.values()) {
-            String value = configured.get(c.parameter());
+            String value = s.configured().get(c.parameter());
             boolean explicit = value != null && !value.isBlank();
+            boolean absent = explicit && OutboxColumn.ABSENT.equalsIgnoreCase(value.strip());
+            boolean required = c.required() || s.markMode().requires(c);
+            String given = c.valueParameter() == null ? null : s.configured().get(c.valueParameter());
+            if (given != null && !given.isBlank()) {
+                if (explicit && !absent) {
+                    throw new IllegalArgumentException(label.apply(c.valueParameter()) + ": set either '"
+                            + c.valueParameter() + "' (a value) or '" + c.parameter() + "' (a column), not both");
+                }
+                values.put(c, template(c, given, label));
+                continue;
+            }
+            if (!s.markMode().uses(c)) {
+                if (explicit && !absent) {
+                    throw new IllegalArgumentException(label.apply(c.parameter()) + ": not used in markMode "
+                            + s.markMode() + " (remove it)");
+                }
+                continue;
+            }
             String name = explicit ? value.strip() : c.defaultName();
-            if (OutboxColumn.ABSENT.equalsIgnoreCase(name)) {
-                if (c.required()) {
+            if (absent) {
+                if (required) {
                     throw new IllegalArgumentException(label.apply(c.parameter()) + ": the " + c.description()
-                            + " column is required and cannot be '" + OutboxColumn.ABSENT + "'");
+                            + " column is required" + (c.required() ? "" : " in markMode " + s.markMode())
+                            + " and cannot be '" + OutboxColumn.ABSENT + "'");
                 }
                 continue;
             }
             SqlIdentifier.require(label.apply(c.parameter()), name);
             Optional<Column> column = table.column(name);
-            if (column.isPresent()) {
-                resolved.put(c, column.get().name());
-            } else if (explicit || c.required()) {
-                throw new IllegalArgumentException(label.apply(c.parameter()) + ": column '" + name
-                        + "' does not exist in table '" + table.name() + "'"
-                        + (c.required() ? "" : " (set it to '" + OutboxColumn.ABSENT + "' if the table has no such column)"));
+            if (column.isEmpty()) {
+                if (explicit || required) {
+                    throw new IllegalArgumentException(label.apply(c.parameter()) + ": column '" + name
+                            + "' does not exist in table '" + table.name() + "'" + hint(c, s.markMode()));
+                }
+                continue;
+            }
+            Optional<ColumnKind> kind = ColumnKind.of(column.get()).filter(c.kinds()::contains);
+            if (kind.isEmpty()) {
+                throw new IllegalArgumentException(label.apply(c.parameter()) + ": column '" + column.get().name()
+                        + "' has type " + column.get().typeName() + ", which the gateway cannot convert to the "
+                        + c.description() + " (accepted: " + c.kinds().stream().map(ColumnKind::description)
+                        .collect(Collectors.joining(", ")) + ")");
+            }
+            resolved.put(c, column.get().name());
+            kinds.put(c, kind.get());
+        }
+        if (kinds.get(OutboxColumn.STATUS) == ColumnKind.INTEGER) {
+            requireInteger(label, "pendingStatus", s.pendingValue());
+            requireInteger(label, "publishedStatus", s.publishedValue());
+            requireInteger(label, "failedStatus", s.failedValue());
+        }
+        return new OutboxMapping(table, s.markMode(), resolved, kinds, values, s.pendingValue(), s.publishedValue(),
+                s.failedValue(), s.payloadFormat(), s.naiveZone());
+    }
+
+    private static ValueTemplate template(OutboxColumn c, String given, UnaryOperator<String> label) {
+        ValueTemplate t = ValueTemplate.parse(label.apply(c.valueParameter()), given.strip(), PLACEHOLDERS.get(c));
+        if (c == OutboxColumn.EVENT_VERSION) {
+            try {
+                if (Integer.parseInt(t.toString()) < 1) {
+                    throw new NumberFormatException();
+                }
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException(label.apply(c.valueParameter()) + ": '" + given
+                        + "' is not an integer >= 1");
             }
         }
-        return resolved;
+        return t;
+    }
+
+    private static String hint(OutboxColumn c, MarkMode mode) {
+        if (c.valueParameter() != null) {
+            return " (or give the value itself with parameter '" + c.valueParameter() + "')";
+        }
+        if (!c.required() && !mode.requires(c)) {
+            return " (set it to '" + OutboxColumn.ABSENT + "' if the table has no such column)";
+        }
+        return "";
+    }
+
+    private static void requireInteger(UnaryOperator<String> label, String parameter, String value) {
+        try {
+            Long.parseLong(value);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(label.apply(parameter) + ": '" + value
+                    + "' must be an integer because the status column is an integer column");
+        }
     }
 }

@@ -11,9 +11,6 @@ import static io.legacygateway.adapters.outbox.OutboxColumn.RETRY_COUNT;
 import static io.legacygateway.adapters.outbox.OutboxColumn.STATUS;
 
 import io.legacygateway.adapters.sql.Dialect;
-import java.sql.ResultSet;
-import java.sql.SQLException;
-import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -21,78 +18,126 @@ import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Set;
-import java.util.function.Function;
 import javax.sql.DataSource;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
- * Claims and marks rows of one outbox table. Every method must run inside the caller's database transaction on the
- * same {@link DataSource}: the row locks taken by {@link #claim} are what keeps two relays apart, and they last until
- * that transaction ends. Marks written in that transaction become visible only when it commits.
+ * Claims and marks rows of one outbox table in the mark modes that write to it ({@link MarkMode#STATUS},
+ * {@link MarkMode#TIMESTAMP}, {@link MarkMode#DELETE}). Every method must run inside the caller's database transaction
+ * on the same {@link DataSource}: the row locks taken by {@link #claim} are what keeps two relays apart, and they last
+ * until that transaction ends. Marks written in that transaction become visible only when it commits.
  *
  * <p>Guarantees: a row is returned by {@code claim} only while no other open transaction holds it ({@code FOR UPDATE
  * SKIP LOCKED}); {@link #behindOtherRows} removes rows whose aggregate has an earlier waiting row this claim does not
- * hold, so that two relays never publish one aggregate out of order. Not guaranteed: order between rows whose
- * transactions commit out of insertion order (the visibility gap; see the README).
+ * hold, so that two relays never publish one aggregate out of order. A rejected row is parked (status, processed time,
+ * or, in DELETE mode, left in place and skipped) with its reason on the row or in the {@link RejectionLog}. Not
+ * guaranteed: order between rows whose transactions commit out of insertion order (the visibility gap; see the README).
  */
-public final class OutboxStore {
+public final class OutboxStore implements OutboxSource {
 
+    private final DataSource dataSource;
     private final JdbcTemplate jdbc;
     private final Dialect dialect;
     private final OutboxMapping mapping;
-    private final List<OutboxColumn> selected;
-    private final Map<OutboxColumn, Integer> position = new HashMap<>();
+    private final MarkMode mode;
+    private final OutboxRowReader reader;
+    private final RejectionLog rejections;
     private final String claimSql;
-    private final boolean claimBindsNow;
+    private final String pendingSql;
     private final String publishedSql;
     private final String failedSql;
-    private final boolean failedIncrementsRetry;
 
-    public OutboxStore(DataSource dataSource, Dialect dialect, OutboxMapping mapping) {
+    /**
+     * @param rejections where reasons go that the row cannot hold; required in DELETE mode and when the table has no
+     *                   reason column, and then it must live in this datasource
+     */
+    public OutboxStore(DataSource dataSource, Dialect dialect, OutboxMapping mapping, RejectionLog rejections) {
+        this.mode = mapping.markMode();
+        if (!mode.writesToTable()) {
+            throw new IllegalArgumentException(mode + " does not claim rows; use " + ZeroWriteReader.class.getSimpleName());
+        }
+        if (needsRejectionLog(mapping) && (rejections == null || rejections.dataSource() != dataSource)) {
+            throw new IllegalArgumentException("markMode " + mode + " needs the rejection log in the table's datasource");
+        }
+        this.dataSource = dataSource;
         this.jdbc = new JdbcTemplate(dataSource);
         this.dialect = dialect;
         this.mapping = mapping;
-        this.selected = List.copyOf(mapping.columns().keySet());
-        for (int i = 0; i < selected.size(); i++) {
-            position.put(selected.get(i), i + 1);
-        }
-        List<String> columns = selected.stream().map(c -> q(mapping.column(c))).toList();
-        List<String> claimable = new ArrayList<>();
-        claimable.add(dialect.sql("outbox.claimable.status", Map.of("status", q(mapping.column(STATUS)))));
-        claimBindsNow = mapping.has(NEXT_RETRY_AT);
-        if (claimBindsNow) {
-            claimable.add(dialect.sql("outbox.claimable.retryDue", Map.of("nextRetryAt", q(mapping.column(NEXT_RETRY_AT)))));
-        }
-        this.claimSql = dialect.sql("outbox.claim", Map.of(
-                "columns", String.join(", ", columns),
-                "table", table(),
-                "claimable", String.join(" AND ", claimable),
-                "order", q(mapping.column(ORDER))));
+        this.reader = new OutboxRowReader(dialect, mapping, dialect.quote(mapping.table().name()));
+        this.rejections = rejections;
 
-        List<String> published = new ArrayList<>(List.of(assign(STATUS)));
-        if (mapping.has(PUBLISHED_AT)) {
-            published.add(assign(PUBLISHED_AT));
-        }
-        if (mapping.has(LOCKED_BY)) {
-            published.add(assign(LOCKED_BY));
-        }
-        this.publishedSql = mark(published);
+        this.pendingSql = pending();
+        String claimable = mapping.has(NEXT_RETRY_AT)
+                ? pendingSql + " AND " + dialect.sql("outbox.claimable.retryDue",
+                        Map.of("nextRetryAt", q(mapping.column(NEXT_RETRY_AT))))
+                : pendingSql;
+        this.claimSql = dialect.sql("outbox.claim", Map.of("columns", reader.selectList(), "table", table(),
+                "claimable", claimable, "order", q(mapping.column(ORDER))));
 
-        List<String> failed = new ArrayList<>(List.of(assign(STATUS)));
-        if (mapping.has(LAST_ERROR)) {
-            failed.add(assign(LAST_ERROR));
+        if (mode == MarkMode.DELETE) {
+            this.publishedSql = dialect.sql("outbox.delete", Map.of("table", table(), "key", q(mapping.column(KEY))));
+            this.failedSql = null;
+        } else {
+            List<String> published = new ArrayList<>();
+            List<String> failed = new ArrayList<>();
+            if (mode == MarkMode.STATUS) {
+                published.add(assign(STATUS));
+                failed.add(assign(STATUS));
+            }
+            if (mapping.has(PUBLISHED_AT)) {
+                published.add(assign(PUBLISHED_AT));
+                if (mode == MarkMode.TIMESTAMP) {
+                    failed.add(assign(PUBLISHED_AT));
+                }
+            }
+            if (mapping.has(LOCKED_BY)) {
+                published.add(assign(LOCKED_BY));
+            }
+            if (mapping.has(LAST_ERROR)) {
+                failed.add(assign(LAST_ERROR));
+            }
+            if (mapping.has(RETRY_COUNT)) {
+                failed.add(dialect.sql("assign.increment", Map.of("column", q(mapping.column(RETRY_COUNT)))));
+            }
+            this.publishedSql = mark(published);
+            this.failedSql = mark(failed);
         }
-        failedIncrementsRetry = mapping.has(RETRY_COUNT);
-        if (failedIncrementsRetry) {
-            failed.add(dialect.sql("assign.increment", Map.of("column", q(mapping.column(RETRY_COUNT)))));
-        }
-        this.failedSql = mark(failed);
     }
 
+    /** Whether rejected rows of this mapping need the gateway's {@link RejectionLog}. */
+    public static boolean needsRejectionLog(OutboxMapping mapping) {
+        return mapping.markMode() == MarkMode.DELETE || mapping.markMode() == MarkMode.ZERO_WRITE
+                || !mapping.has(LAST_ERROR);
+    }
+
+    @Override
     public OutboxMapping mapping() {
         return mapping;
+    }
+
+    @Override
+    public DataSource transactionDataSource() {
+        return dataSource;
+    }
+
+    /** The condition of a waiting row in this mode, without the retry-due part. */
+    private String pending() {
+        return switch (mode) {
+            case STATUS -> dialect.sql("outbox.claimable.status", Map.of("status", q(mapping.column(STATUS))));
+            case TIMESTAMP -> dialect.sql("outbox.claimable.unprocessed",
+                    Map.of("processedAt", q(mapping.column(PUBLISHED_AT))));
+            case DELETE -> rejections.notRejected(OutboxRowReader.keyText(dialect, mapping, table()));
+            case ZERO_WRITE -> throw new IllegalStateException();
+        };
+    }
+
+    private void pendingBinds(List<Object> binds) {
+        if (mode == MarkMode.STATUS) {
+            binds.add(mapping.statusBind(mapping.pendingValue()));
+        } else if (mode == MarkMode.DELETE) {
+            binds.add(rejections.source());
+        }
     }
 
     /**
@@ -100,20 +145,24 @@ public final class OutboxStore {
      *
      * @param now rows whose next-retry time lies after {@code now} are not claimable
      */
+    @Override
     public List<OutboxRow> claim(int limit, Instant now) {
         List<Object> binds = new ArrayList<>();
-        binds.add(mapping.pendingValue());
-        if (claimBindsNow) {
-            binds.add(Timestamp.from(now));
+        pendingBinds(binds);
+        if (mapping.has(NEXT_RETRY_AT)) {
+            binds.add(mapping.kind(NEXT_RETRY_AT).bindInstant(now, mapping.naiveZone()));
         }
         binds.add(limit);
-        return jdbc.query(claimSql, this::row, binds.toArray());
+        return jdbc.query(claimSql, (rs, n) -> reader.read(rs), binds.toArray());
     }
 
     /**
-     * The claimed rows that must wait: for each aggregate, every claimed row that comes after an earlier waiting row
-     * this claim does not hold (held by another relay, or not due yet). Publishing them now would overtake that row.
+     * The claimed rows that must wait: for each aggregate, every claimed row that comes after a waiting row of the same
+     * aggregate this claim does not hold (held by another relay, or not due yet). Publishing it now would overtake that
+     * row. Concurrent claims can interleave (relay one holds rows 1 and 3 of an aggregate, relay two row 2), so the
+     * check is against the first waiting row not held here, not only against the aggregate's first waiting row.
      */
+    @Override
     public Set<OutboxRow> behindOtherRows(List<OutboxRow> claimed) {
         Map<String, List<OutboxRow>> byAggregate = new HashMap<>();
         for (OutboxRow r : claimed) {
@@ -125,40 +174,49 @@ public final class OutboxStore {
             return Set.of();
         }
         List<Object> binds = new ArrayList<>();
-        binds.add(mapping.pendingValue());
-        binds.addAll(byAggregate.keySet());
-        String sql = dialect.sql("outbox.pendingHeads", Map.of(
+        pendingBinds(binds);
+        byAggregate.keySet().forEach(binds::add);
+        claimed.forEach(r -> binds.add(r.key()));
+        String sql = dialect.sql("outbox.firstWaitingNotHeld", Map.of(
                 "aggregateId", q(mapping.column(AGGREGATE_ID)),
                 "order", q(mapping.column(ORDER)),
+                "key", q(mapping.column(KEY)),
                 "table", table(),
-                "status", q(mapping.column(STATUS)),
-                "binds", String.join(", ", Collections.nCopies(byAggregate.size(), "?"))));
-        Map<String, Object> heads = new HashMap<>();
+                "pending", pendingSql,
+                "aggregates", String.join(", ", Collections.nCopies(byAggregate.size(), "?")),
+                "claimed", String.join(", ", Collections.nCopies(claimed.size(), "?"))));
+        ColumnKind orderKind = mapping.kind(ORDER);
+        Map<String, Object> firstNotHeld = new HashMap<>();
         jdbc.query(sql, rs -> {
-            heads.put(rs.getString(1), rs.getObject(2));
+            // the aggregate id as the row reader renders it (CHAR padding removed), so the keys match
+            firstNotHeld.put(mapping.kind(AGGREGATE_ID) == ColumnKind.CHAR ? rs.getString(1).stripTrailing()
+                    : rs.getString(1), orderKind.readComparable(rs, 2));
         }, binds.toArray());
         Set<OutboxRow> waiting = new LinkedHashSet<>();
         byAggregate.forEach((aggregate, rows) -> {
-            Object head = heads.get(aggregate);
-            if (head != null && !Objects.equals(head, rows.get(0).order())) {
-                waiting.addAll(rows);
+            Object other = firstNotHeld.get(aggregate);
+            if (other != null) {
+                rows.stream().filter(r -> orderKind.compare(r.order(), other) > 0).forEach(waiting::add);
             }
         });
         return waiting;
     }
 
-    /** Marks rows published; call only after the broker confirmed them. */
+    /** Marks (or in DELETE mode deletes) rows published; call only after the broker confirmed them. */
+    @Override
     public void markPublished(List<OutboxRow> rows, Instant publishedAt, String publisher) {
         if (rows.isEmpty()) {
             return;
         }
         jdbc.batchUpdate(publishedSql, rows.stream().map(r -> {
             List<Object> binds = new ArrayList<>();
-            binds.add(mapping.publishedValue());
-            if (mapping.has(PUBLISHED_AT)) {
-                binds.add(Timestamp.from(publishedAt));
+            if (mode == MarkMode.STATUS) {
+                binds.add(mapping.statusBind(mapping.publishedValue()));
             }
-            if (mapping.has(LOCKED_BY)) {
+            if (mode != MarkMode.DELETE && mapping.has(PUBLISHED_AT)) {
+                binds.add(mapping.kind(PUBLISHED_AT).bindInstant(publishedAt, mapping.naiveZone()));
+            }
+            if (mode != MarkMode.DELETE && mapping.has(LOCKED_BY)) {
                 binds.add(publisher);
             }
             binds.add(r.key());
@@ -166,47 +224,35 @@ public final class OutboxStore {
         }).toList());
     }
 
-    /** Parks rejected rows with their reason: they are never dropped and no longer claimed. */
-    public void markFailed(List<OutboxRejection> rejections) {
-        if (rejections.isEmpty()) {
+    /**
+     * Parks rejected rows with their reason: they are never dropped and no longer claimed. STATUS: the failed status;
+     * TIMESTAMP: the processed time; both with the reason in the reason column when mapped. DELETE: the row stays and
+     * is skipped by later claims. Without a reason column the reason goes to the {@link RejectionLog}.
+     */
+    @Override
+    public void markFailed(List<OutboxRejection> rejected, Instant at) {
+        if (rejected.isEmpty()) {
             return;
         }
-        jdbc.batchUpdate(failedSql, rejections.stream().map(r -> {
-            List<Object> binds = new ArrayList<>();
-            binds.add(mapping.failedValue());
-            if (mapping.has(LAST_ERROR)) {
-                binds.add(truncate(r.reason(), 2000));
-            }
-            binds.add(r.row().key());
-            return binds.toArray();
-        }).toList());
-    }
-
-    private OutboxRow row(ResultSet rs, int rowNum) throws SQLException {
-        Map<OutboxColumn, Integer> index = position;
-        Function<OutboxColumn, String> text = c -> {
-            try {
-                return index.containsKey(c) ? rs.getString(index.get(c)) : null;
-            } catch (SQLException e) {
-                throw new IllegalStateException(e);
-            }
-        };
-        Function<OutboxColumn, Instant> time = c -> {
-            try {
-                Timestamp t = index.containsKey(c) ? rs.getTimestamp(index.get(c)) : null;
-                return t == null ? null : t.toInstant();
-            } catch (SQLException e) {
-                throw new IllegalStateException(e);
-            }
-        };
-        Object version = index.containsKey(OutboxColumn.EVENT_VERSION) ? rs.getObject(index.get(OutboxColumn.EVENT_VERSION)) : null;
-        int retries = index.containsKey(RETRY_COUNT) ? rs.getInt(index.get(RETRY_COUNT)) : 0;
-        return new OutboxRow(rs.getObject(index.get(KEY)), rs.getObject(index.get(ORDER)),
-                text.apply(OutboxColumn.EVENT_ID), text.apply(OutboxColumn.AGGREGATE_TYPE), text.apply(AGGREGATE_ID),
-                text.apply(OutboxColumn.EVENT_TYPE), version, text.apply(OutboxColumn.PAYLOAD),
-                time.apply(OutboxColumn.OCCURRED_AT), time.apply(OutboxColumn.CREATED_AT),
-                text.apply(OutboxColumn.CORRELATION_ID), text.apply(OutboxColumn.CAUSATION_ID),
-                text.apply(OutboxColumn.TRACE), retries);
+        if (failedSql != null) {
+            jdbc.batchUpdate(failedSql, rejected.stream().map(r -> {
+                List<Object> binds = new ArrayList<>();
+                if (mode == MarkMode.STATUS) {
+                    binds.add(mapping.statusBind(mapping.failedValue()));
+                }
+                if (mode == MarkMode.TIMESTAMP) {
+                    binds.add(mapping.kind(PUBLISHED_AT).bindInstant(at, mapping.naiveZone()));
+                }
+                if (mapping.has(LAST_ERROR)) {
+                    binds.add(RejectionLog.truncate(r.reason(), 2000));
+                }
+                binds.add(r.row().key());
+                return binds.toArray();
+            }).toList());
+        }
+        if (needsRejectionLog(mapping)) {
+            rejections.record(rejected);
+        }
     }
 
     private String mark(List<String> assignments) {
@@ -224,9 +270,5 @@ public final class OutboxStore {
 
     private String q(String identifier) {
         return dialect.quote(identifier);
-    }
-
-    private static String truncate(String s, int max) {
-        return s == null || s.length() <= max ? s : s.substring(0, max - 1) + "…";
     }
 }

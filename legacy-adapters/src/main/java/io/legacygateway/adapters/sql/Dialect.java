@@ -16,11 +16,30 @@ import javax.sql.DataSource;
  * but {@linkplain #testedHere() not tested here}.
  */
 public enum Dialect {
-    POSTGRESQL("postgresql", "\"", "\"", true),
-    MARIADB("mariadb", "`", "`", true),
-    H2("h2", "\"", "\"", true),
-    ORACLE("oracle", "\"", "\"", false),
-    SQLSERVER("sqlserver", "[", "]", false);
+    POSTGRESQL("postgresql", "\"", "\"", true, CommitHorizon.TRANSACTION_IDS),
+    MARIADB("mariadb", "`", "`", true, CommitHorizon.INSERT_TIME),
+    H2("h2", "\"", "\"", true, CommitHorizon.NONE),
+    ORACLE("oracle", "\"", "\"", false, CommitHorizon.NONE),
+    SQLSERVER("sqlserver", "[", "]", false, CommitHorizon.NONE);
+
+    /**
+     * How a read-only relay ({@code markMode ZERO_WRITE}) proves that no transaction can still commit a row it has not
+     * seen. The statements are {@code zerowrite.*} in the dialect's file.
+     */
+    public enum CommitHorizon {
+        /**
+         * PostgreSQL 13+: each row's inserting transaction id ({@code xmin}, widened to 64 bits with the current
+         * epoch) against {@code pg_snapshot_xmin(pg_current_snapshot())}, below which every transaction has ended.
+         */
+        TRANSACTION_IDS,
+        /**
+         * MariaDB: a database-filled insert time against the start of the oldest active InnoDB transaction
+         * ({@code information_schema.INNODB_TRX}, needs PROCESS) and of every running statement, minus a settle time.
+         */
+        INSERT_TIME,
+        /** No sound method here: zero-write mode is refused. */
+        NONE
+    }
 
     private static final String BASE = "/io/legacygateway/adapters/";
 
@@ -28,13 +47,26 @@ public enum Dialect {
     private final String openQuote;
     private final String closeQuote;
     private final boolean testedHere;
+    private final CommitHorizon commitHorizon;
     private volatile NamedStatements statements;
+    private volatile NamedStatements capture;
 
-    Dialect(String id, String openQuote, String closeQuote, boolean testedHere) {
+    Dialect(String id, String openQuote, String closeQuote, boolean testedHere, CommitHorizon commitHorizon) {
         this.id = id;
         this.openQuote = openQuote;
         this.closeQuote = closeQuote;
         this.testedHere = testedHere;
+        this.commitHorizon = commitHorizon;
+    }
+
+    /** How zero-write mode proves rows final on this database, or {@link CommitHorizon#NONE}. */
+    public CommitHorizon commitHorizon() {
+        return commitHorizon;
+    }
+
+    /** Whether UUID values are bound as text (the driver has no UUID mapping). */
+    public boolean bindsUuidAsText() {
+        return this == MARIADB || this == ORACLE || this == SQLSERVER;
     }
 
     /** Short lowercase name, also the resource folder name. */
@@ -97,6 +129,28 @@ public enum Dialect {
     /** Whether this dialect (or the common file) defines the named statement. */
     public boolean has(String name) {
         return statements().has(name);
+    }
+
+    /**
+     * A named statement of the trigger-capture DDL ({@code capture/<id>.sql}), placeholders replaced like
+     * {@link #sql}. DDL cannot bind values: fragments may also be string literals that the caller validated.
+     */
+    public String captureSql(String name, Map<String, String> fragments) {
+        return captureStatements().render(name, fragments);
+    }
+
+    /** Whether the trigger-capture DDL of this dialect defines the named statement. */
+    public boolean hasCaptureSql(String name) {
+        return captureStatements().has(name);
+    }
+
+    private NamedStatements captureStatements() {
+        NamedStatements c = capture;
+        if (c == null) {
+            c = NamedStatements.load(BASE + "capture/" + id + ".sql", null);
+            capture = c;
+        }
+        return c;
     }
 
     /** Classpath resource of a DDL script for this dialect, for example {@code outbox.sql}. */

@@ -22,12 +22,18 @@ public final class TableInspector {
     private TableInspector() {
     }
 
-    /** A column as stored: its exact name and JDBC type ({@link java.sql.Types}). */
-    public record Column(String name, int jdbcType, String typeName, boolean nullable) {
+    /**
+     * A column as stored: its exact name, JDBC type ({@link java.sql.Types}) and type name, and its default
+     * expression as the driver reports it ({@code null} when none).
+     */
+    public record Column(String name, int jdbcType, String typeName, boolean nullable, String defaultValue) {
     }
 
-    /** A table as stored, with its columns keyed by lowercase name. */
-    public record Table(TableName name, Map<String, Column> columns) {
+    /**
+     * A table as stored, with its columns keyed by lowercase name in table order, and its primary key columns (empty
+     * when it has none).
+     */
+    public record Table(TableName name, Map<String, Column> columns, List<String> primaryKey) {
 
         /** The column whose name equals {@code configured} ignoring case. */
         public Optional<Column> column(String configured) {
@@ -87,10 +93,19 @@ public final class TableInspector {
                     }
                     String name = rs.getString("COLUMN_NAME");
                     columns.put(name.toLowerCase(Locale.ROOT), new Column(name, rs.getInt("DATA_TYPE"),
-                            rs.getString("TYPE_NAME"), rs.getInt("NULLABLE") != DatabaseMetaData.columnNoNulls));
+                            rs.getString("TYPE_NAME"), rs.getInt("NULLABLE") != DatabaseMetaData.columnNoNulls,
+                            rs.getString("COLUMN_DEF")));
                 }
             }
-            return new Table(new TableName(schema, table), Map.copyOf(columns));
+            Map<Short, String> key = new java.util.TreeMap<>();
+            try (ResultSet rs = catalogIsSchema ? md.getPrimaryKeys(found.get(0)[0], null, table)
+                    : md.getPrimaryKeys(null, found.get(0)[0], table)) {
+                while (rs.next()) {
+                    key.put(rs.getShort("KEY_SEQ"), rs.getString("COLUMN_NAME"));
+                }
+            }
+            return new Table(new TableName(schema, table), java.util.Collections.unmodifiableMap(columns),
+                    List.copyOf(key.values()));
         } catch (SQLException e) {
             throw new IllegalStateException(property + ": cannot read the metadata of table '" + configured + "': "
                     + e.getMessage(), e);

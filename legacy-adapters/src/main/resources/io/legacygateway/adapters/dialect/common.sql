@@ -8,25 +8,66 @@
 SELECT {columns} FROM {table} WHERE {claimable} ORDER BY {order} LIMIT ? FOR UPDATE SKIP LOCKED
 
 -- name: outbox.claimable.status
+-- STATUS mode. binds: pending status
 {status} = ?
+
+-- name: outbox.claimable.unprocessed
+-- TIMESTAMP mode: no processed time yet
+{processedAt} IS NULL
+
+-- name: outbox.claimable.notRejected
+-- DELETE mode: not recorded as rejected (the rejected row stays in the table). binds: the source name
+NOT EXISTS (SELECT 1 FROM {rejections} gw_r WHERE gw_r.source_table = ? AND gw_r.row_key = {keyText})
 
 -- name: outbox.claimable.retryDue
 ({nextRetryAt} IS NULL OR {nextRetryAt} <= ?)
 
--- name: outbox.pendingHeads
--- binds: pending status, aggregate ids
--- Per aggregate, the first waiting row in outbox order, whoever holds it (a plain read does not wait for locks).
-SELECT {aggregateId}, MIN({order}) FROM {table} WHERE {status} = ? AND {aggregateId} IN ({binds}) GROUP BY {aggregateId}
+-- name: outbox.firstWaitingNotHeld
+-- binds: the pending condition's binds, aggregate ids, the keys this claim holds
+-- Per aggregate, the first waiting row in outbox order that this claim does not hold (held by another relay, or not
+-- due yet). A plain read: it does not wait for other relays' locks.
+SELECT {aggregateId}, MIN({order}) FROM {table} WHERE {pending} AND {aggregateId} IN ({aggregates}) AND {key} NOT IN ({claimed}) GROUP BY {aggregateId}
 
 -- name: outbox.mark
 -- binds: the assignments' values, then the row key
 UPDATE {table} SET {assignments} WHERE {key} = ?
+
+-- name: outbox.delete
+-- DELETE mode. binds: the row key
+DELETE FROM {table} WHERE {key} = ?
+
+-- name: keyText
+-- A row key as text: recorded with a rejection and compared with it in DELETE mode (both sides use this expression)
+CAST({column} AS VARCHAR(255))
 
 -- name: assign
 {column} = ?
 
 -- name: assign.increment
 {column} = {column} + 1
+
+-- name: zerowrite.after.one
+-- ZERO_WRITE cursor inside a window. binds: the last order value read
+{a} > ?
+
+-- name: zerowrite.after.two
+-- binds: the last order value (twice), the last key
+({a} > ? OR ({a} = ? AND {b} > ?))
+
+-- name: position.insert
+-- The gateway's position table (ddl/<db>/relay-state.sql). binds: relay, source table, window low (NULL: beginning)
+INSERT INTO {positions} (relay, source_table, window_low) VALUES (?, ?, ?)
+
+-- name: position.source
+SELECT source_table FROM {positions} WHERE relay = ?
+
+-- name: position.lock
+-- Held until the cycle's transaction ends: one relay instance works a position at a time. binds: relay
+SELECT window_low, window_high, after_order, after_key FROM {positions} WHERE relay = ? FOR UPDATE
+
+-- name: position.update
+-- binds: window low, window high, cursor order, cursor key, relay
+UPDATE {positions} SET window_low = ?, window_high = ?, after_order = ?, after_key = ?, updated_at = CURRENT_TIMESTAMP WHERE relay = ?
 
 -- Inbox statements use named binds (:messageId ...), bound by name by InboxStore; {table} is a quoted identifier.
 -- inbox.record and inbox.sequence.create exist only in the dialects that support the inbox (PostgreSQL, MariaDB, H2).

@@ -2,6 +2,35 @@
 -- Note: MariaDB marks statements with SKIP LOCKED unsafe for statement-based binlog replication
 -- (ER_BINLOG_UNSAFE_SKIP_LOCKED); use binlog_format=ROW or MIXED on a primary that runs the relay.
 
+-- name: keyText
+CAST({column} AS CHAR(255))
+
+-- name: rejection.insert
+-- binds: source table, row key, relay, event id, reason. A row rejected again (re-read after a crash) keeps one entry.
+INSERT INTO {rejections} (source_table, row_key, relay, event_id, reason) VALUES (?, ?, ?, ?, ?) ON DUPLICATE KEY UPDATE source_table = source_table
+
+-- ZERO_WRITE (MariaDB 10.6+, InnoDB). InnoDB has no row-level transaction id a client can read, so the mark of a row
+-- is its insert time, filled by the database (DEFAULT CURRENT_TIMESTAMP(6): the start of the inserting statement,
+-- on the server's clock). The horizon is the earliest of
+--   * the start of every active InnoDB transaction (INNODB_TRX, shown only with the PROCESS privilege; without it the
+--     query fails, and the relay refuses to start),
+--   * the start of every running statement (PROCESSLIST), which covers an INSERT that started before its transaction
+--     (a statement waiting for a metadata lock is in no transaction yet),
+--   * now,
+-- minus the settle time (binds: microseconds), which covers INNODB_TRX's 0.1 s cache and the microseconds between a
+-- statement's start and its transaction's start. A row whose insert time lies below the horizon was written by a
+-- transaction that has ended.
+
+-- name: zerowrite.horizon
+SELECT LEAST(COALESCE((SELECT MIN(trx_started) FROM information_schema.INNODB_TRX), NOW(6)), COALESCE((SELECT MIN(NOW(6) - INTERVAL ROUND(TIME_MS * 1000) MICROSECOND) FROM information_schema.PROCESSLIST WHERE COMMAND IN ('Query', 'Execute') AND ID <> CONNECTION_ID()), NOW(6)), NOW(6)) - INTERVAL ? MICROSECOND
+
+-- name: zerowrite.visibility
+{createdAt}
+
+-- name: zerowrite.read
+-- binds: [window low], window high, [cursor], limit. An index on the insert-time column keeps this a range scan.
+SELECT {columns} FROM {table} t WHERE {window} ORDER BY {orderBy} LIMIT ?
+
 -- name: inbox.record
 -- 1 row: first delivery; 0 rows: the (message, consumer) row exists. INSERT IGNORE also turns other errors (for
 -- example a value too long) into warnings: InboxStore refuses ids longer than the column before it gets here.

@@ -1,5 +1,26 @@
 -- PostgreSQL (tested). The common statements are valid PostgreSQL; only differences go here.
 
+-- name: rejection.insert
+-- binds: source table, row key, relay, event id, reason. A row rejected again (re-read after a crash) keeps one entry.
+INSERT INTO {rejections} (source_table, row_key, relay, event_id, reason) VALUES (?, ?, ?, ?, ?) ON CONFLICT (source_table, row_key) DO NOTHING
+
+-- ZERO_WRITE (PostgreSQL 13+). The mark of a row is the 64-bit id of the transaction that wrote this version of it:
+-- its xmin (32 bits) widened against the epoch of pg_snapshot_xmax, which is valid for every xid within 2^31 of the
+-- current one (autovacuum freezes older rows, whose widened value then lies up to 2^32 in the past; a row frozen more
+-- than 2^32 transactions ago could be published once more, with its own event id).
+-- The horizon is pg_snapshot_xmin(pg_current_snapshot()): every transaction with a lower id has ended, so the set of
+-- rows whose mark lies below it can no longer change. No privilege is needed beyond SELECT on the table.
+
+-- name: zerowrite.horizon
+SELECT pg_snapshot_xmin(pg_current_snapshot())::text::bigint
+
+-- name: zerowrite.visibility
+(gw.gw_ref - ((gw.gw_ref % 4294967296) - t.xmin::text::bigint + 4294967296) % 4294967296)
+
+-- name: zerowrite.read
+-- binds: [window low], window high, [cursor], limit. xmin cannot be indexed: this scans the table.
+SELECT {columns} FROM {table} t CROSS JOIN (SELECT pg_snapshot_xmax(pg_current_snapshot())::text::bigint AS gw_ref) gw WHERE {window} ORDER BY {orderBy} LIMIT ?
+
 -- name: inbox.record
 -- 1 row: first delivery; 0 rows: the (message, consumer) row exists, or another transaction inserting it committed
 -- while this one waited. No exception, so the transaction stays usable (a failed INSERT would abort it).

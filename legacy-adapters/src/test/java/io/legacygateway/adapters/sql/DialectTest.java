@@ -25,6 +25,42 @@ class DialectTest {
         assertThat(sql.chars().filter(c -> c == '?').count()).as("status and limit binds").isEqualTo(2);
     }
 
+    @ParameterizedTest
+    @EnumSource(Dialect.class)
+    void everyDialectRendersTheStatementsOfEveryMarkMode(Dialect d) {
+        String keyText = d.sql("keyText", Map.of("column", d.quote("seq")));
+        Map<String, String> f = Map.of("table", d.quote("outbox"), "key", d.quote("seq"), "order", d.quote("seq"),
+                "aggregateId", d.quote("aggregate_id"), "aggregates", "?", "claimed", "?, ?",
+                "rejections", d.quote("gateway_outbox_rejection"), "positions", d.quote("gateway_outbox_position"),
+                "keyText", keyText);
+        for (String pending : new String[] {
+                d.sql("outbox.claimable.status", Map.of("status", d.quote("status"))),
+                d.sql("outbox.claimable.unprocessed", Map.of("processedAt", d.quote("published_at"))),
+                d.sql("outbox.claimable.notRejected", f)}) {
+            Map<String, String> g = new java.util.HashMap<>(f);
+            g.put("pending", pending);
+            g.put("claimable", pending);
+            g.put("columns", d.quote("seq") + ", " + keyText + " AS gw_key_text");
+            assertThat(d.sql("outbox.claim", g)).doesNotContain("{");
+            assertThat(d.sql("outbox.firstWaitingNotHeld", g)).doesNotContain("{");
+        }
+        for (String name : new String[] {"outbox.delete", "rejection.insert", "position.insert", "position.source",
+                "position.lock", "position.update"}) {
+            assertThat(d.sql(name, f)).as(name).doesNotContain("{").contains("?");
+        }
+        assertThat(d.sql("rejection.insert", f).chars().filter(c -> c == '?').count()).isEqualTo(5);
+    }
+
+    @Test
+    void zeroWriteHasAMethodWhereTheDatabaseOffersOne() {
+        assertThat(Dialect.values()).filteredOn(d -> d.commitHorizon() != Dialect.CommitHorizon.NONE)
+                .containsExactly(Dialect.POSTGRESQL, Dialect.MARIADB);
+        assertThat(Dialect.POSTGRESQL.sql("zerowrite.horizon", Map.of())).contains("pg_snapshot_xmin");
+        assertThat(Dialect.MARIADB.sql("zerowrite.horizon", Map.of())).contains("INNODB_TRX").contains("PROCESSLIST");
+        assertThat(Dialect.MARIADB.sql("zerowrite.visibility", Map.of("createdAt", "t.`created_at`")))
+                .isEqualTo("t.`created_at`");
+    }
+
     @Test
     void quotingFollowsTheDatabase() {
         assertThat(Dialect.POSTGRESQL.quote("outbox")).isEqualTo("\"outbox\"");

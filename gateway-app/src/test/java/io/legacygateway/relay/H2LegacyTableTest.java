@@ -1,0 +1,37 @@
+package io.legacygateway.relay;
+
+import io.legacygateway.testsupport.LegacyDatabases;
+import io.legacygateway.testsupport.TestDatabase;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+class H2LegacyTableTest extends LegacyTableContractTest {
+
+    @DynamicPropertySource
+    static void legacyDatabase(DynamicPropertyRegistry registry) {
+        LegacyDatabases.register(registry, "legacy", TestDatabase.H2, H2LegacyTableTest.class);
+    }
+
+    @Override
+    protected String createTable() {
+        return "CREATE TABLE " + TABLE + " (evt_no BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,"
+                + " evt_uuid UUID DEFAULT RANDOM_UUID() NOT NULL, ref CHAR(12) NOT NULL, kind VARCHAR(64) NOT NULL,"
+                + " body BLOB NOT NULL, doc JSON, occurred TIMESTAMP, created TIMESTAMP DEFAULT LOCALTIMESTAMP NOT NULL,"
+                + " done_at TIMESTAMP, err CLOB, flag BOOLEAN)";
+    }
+
+    @Override
+    protected String jsonLiteral(String json) {
+        return "JSON '" + json + "'";
+    }
+
+    @Override
+    protected boolean zeroWriteSupported() {
+        return false;
+    }
+
+    @Override
+    protected String storedTableName() {
+        return "EVT_QUEUE";
+    }
+}

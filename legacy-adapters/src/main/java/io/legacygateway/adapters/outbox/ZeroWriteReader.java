@@ -1,0 +1,351 @@
+package io.legacygateway.adapters.outbox;
+
+import static io.legacygateway.adapters.outbox.OutboxColumn.CREATED_AT;
+import static io.legacygateway.adapters.outbox.OutboxColumn.KEY;
+import static io.legacygateway.adapters.outbox.OutboxColumn.ORDER;
+
+import io.legacygateway.adapters.sql.Dialect;
+import io.legacygateway.adapters.sql.Dialect.CommitHorizon;
+import io.legacygateway.adapters.sql.TableInspector;
+import io.legacygateway.adapters.sql.TableName;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.UnaryOperator;
+import javax.sql.DataSource;
+import org.springframework.dao.DataAccessException;
+import org.springframework.dao.DuplicateKeyException;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.datasource.DataSourceTransactionManager;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/**
+ * {@link MarkMode#ZERO_WRITE}: publishes rows of a legacy table it may only read, and keeps its position in the
+ * gateway's table {@value #TABLE} of the state datasource (possibly another database).
+ *
+ * <p><b>Guarantee: no committed row is skipped, also when its transaction commits late.</b> The relay never advances
+ * past a point that a still-running transaction could insert behind. It works in <i>windows</i> of a visibility mark
+ * that only a finished transaction can leave behind:
+ * <ol>
+ *   <li>When no window is open it asks the database for its <i>commit horizon</i> {@code h}: a mark such that every
+ *       transaction whose rows carry a mark below {@code h} has ended. The new window is {@code [low, h)}, where
+ *       {@code low} is the previous window's end (nothing, at the first start with {@code startFrom BEGINNING}).</li>
+ *   <li>It reads the window's rows in outbox order ({@code orderColumn}, then {@code keyColumn}), a batch at a time,
+ *       with a cursor; the set of rows in a closed window cannot change any more, so the cursor cannot pass a row that
+ *       becomes visible later.</li>
+ *   <li>A batch shorter than the limit closes the window: {@code low = h}.</li>
+ * </ol>
+ * The position (window and cursor) is locked ({@code FOR UPDATE}) at the start of each cycle and written in the same
+ * transaction, which the relay commits only after the broker confirmed the batch: one relay instance at a time works a
+ * position, and a crash re-reads the batch (the broker's duplicate detection drops the copies).
+ *
+ * <p>The mark per database ({@link Dialect#commitHorizon()}):
+ * <ul>
+ *   <li><b>PostgreSQL</b>: the row's {@code xmin} (the id of the transaction that wrote this version of the row,
+ *       widened to 64 bits against the current epoch) and {@code h = pg_snapshot_xmin(pg_current_snapshot())}.
+ *       Needs no schema change. Costs: {@code xmin} cannot be indexed, so each read scans the table; the horizon
+ *       waits for the oldest transaction of the whole cluster (a long transaction delays publication by its length);
+ *       a row updated later gets a new {@code xmin} and is published again with its event id (deduplicated
+ *       downstream).</li>
+ *   <li><b>MariaDB</b>: the row's insert time, filled by the database ({@code DEFAULT CURRENT_TIMESTAMP(6)}), and
+ *       {@code h} = the earliest of: the start of every active InnoDB transaction ({@code INNODB_TRX}, needs the
+ *       PROCESS privilege), the start of every running statement ({@code PROCESSLIST}), and now; minus
+ *       {@code settleTime}. Refused when the column or the privilege is missing.</li>
+ *   <li>Other databases: refused at startup.</li>
+ * </ul>
+ * Not guaranteed: exactly-once (see above), order across windows other than by the mark.
+ */
+public final class ZeroWriteReader implements OutboxSource {
+
+    public static final String TABLE = "gateway_outbox_position";
+
+    /** Where a new relay starts. */
+    public enum StartFrom {
+        /** With every row already in the table. */
+        BEGINNING,
+        /** With rows whose transactions end after the relay first started. */
+        NOW
+    }
+
+    /** A relay's place: the open window {@code [low, high)} (high {@code null}: none open) and the cursor in it. */
+    record Position(String low, String high, String afterOrder, String afterKey) {
+        Position open(String horizon) {
+            return new Position(low, horizon, null, null);
+        }
+
+        Position close() {
+            return new Position(high, null, null, null);
+        }
+    }
+
+    private final DataSource legacy;
+    private final DataSource state;
+    private final Dialect dialect;
+    private final Dialect stateDialect;
+    private final OutboxMapping mapping;
+    private final String relay;
+    private final String source;
+    private final RejectionLog rejections;
+    private final Duration settleTime;
+    private final OutboxRowReader reader;
+    private final JdbcTemplate legacyJdbc;
+    private final JdbcTemplate stateJdbc;
+    private final ColumnKind markKind;
+    private final List<OutboxColumn> cursor;
+    private final String horizonSql;
+    private final String visibility;
+    private final String positions;
+
+    /**
+     * Validates everything zero-write depends on and creates the relay's position if it has none.
+     *
+     * @param label names a parameter in errors
+     * @throws IllegalArgumentException naming the parameter when the database offers no sound method, a required
+     *                                  column or privilege is missing, or the position belongs to another table
+     */
+    public ZeroWriteReader(DataSource legacy, Dialect dialect, OutboxMapping mapping, DataSource state,
+                           Dialect stateDialect, RejectionLog rejections, String relay, String source,
+                           StartFrom startFrom, Duration settleTime, UnaryOperator<String> label) {
+        this.legacy = legacy;
+        this.state = state;
+        this.dialect = dialect;
+        this.stateDialect = stateDialect;
+        this.mapping = mapping;
+        this.relay = relay;
+        this.source = source;
+        this.rejections = rejections;
+        this.settleTime = settleTime;
+        this.legacyJdbc = new JdbcTemplate(legacy);
+        this.stateJdbc = new JdbcTemplate(state);
+        this.reader = new OutboxRowReader(dialect, mapping, "t");
+        this.cursor = mapping.column(ORDER).equals(mapping.column(KEY)) ? List.of(ORDER) : List.of(ORDER, KEY);
+        this.positions = stateDialect.quote(TableInspector.inspect(state, stateDialect, new TableName(null, TABLE),
+                label.apply("stateDataSource") + " (the gateway's table " + TABLE + ", created by initialize-schema or "
+                + stateDialect.ddlResource("relay-state.sql") + ")").name());
+        if (cursor.size() > 1 && !Set.of(ColumnKind.INTEGER, ColumnKind.DECIMAL, ColumnKind.TEXT, ColumnKind.CHAR,
+                ColumnKind.UUID).contains(mapping.kind(KEY))) {
+            throw new IllegalArgumentException(label.apply(KEY.parameter()) + ": ZERO_WRITE keeps the key in its"
+                    + " cursor and needs a text, number or UUID key, not " + mapping.kind(KEY).description());
+        }
+        CommitHorizon method = dialect.commitHorizon();
+        switch (method) {
+            case TRANSACTION_IDS -> {
+                this.markKind = ColumnKind.INTEGER;
+                this.visibility = dialect.sql("zerowrite.visibility", Map.of());
+            }
+            case INSERT_TIME -> {
+                requireDatabaseInsertTime(mapping, label);
+                this.markKind = mapping.kind(CREATED_AT);
+                this.visibility = dialect.sql("zerowrite.visibility",
+                        Map.of("createdAt", "t." + dialect.quote(mapping.column(CREATED_AT))));
+            }
+            default -> throw new IllegalArgumentException(label.apply("markMode") + ": ZERO_WRITE needs a way to prove"
+                    + " that no running transaction can still commit a row behind the relay's position, and the gateway"
+                    + " has none for " + dialect.id() + " (PostgreSQL and MariaDB only); use STATUS, TIMESTAMP or"
+                    + " DELETE, or capture changes with triggers");
+        }
+        this.horizonSql = dialect.sql("zerowrite.horizon", Map.of());
+        String required = label.apply("markMode") + ": ZERO_WRITE";
+        try {
+            horizon();
+        } catch (DataAccessException | IllegalStateException e) {
+            throw new IllegalArgumentException(required + " cannot read the commit horizon of " + dialect.id() + " ("
+                    + rootMessage(e) + ")" + (method == CommitHorizon.INSERT_TIME
+                    ? "; the gateway's database user needs the PROCESS privilege (GRANT PROCESS ON *.* TO ...)" : ""), e);
+        }
+        try {
+            read(new Position(null, markKind.encode(markKind.decode(horizon())), null, null), 0);
+        } catch (DataAccessException e) {
+            throw new IllegalArgumentException(required + " cannot read table '" + mapping.table().name() + "' ("
+                    + rootMessage(e) + ")", e);
+        }
+        initialise(startFrom, label);
+    }
+
+    private static void requireDatabaseInsertTime(OutboxMapping mapping, UnaryOperator<String> label) {
+        String parameter = label.apply(CREATED_AT.parameter());
+        if (!mapping.has(CREATED_AT)) {
+            throw new IllegalArgumentException(parameter + ": ZERO_WRITE on MariaDB needs an insert-time column filled by"
+                    + " the database (for example created_at DATETIME(6) NOT NULL DEFAULT CURRENT_TIMESTAMP(6)); the"
+                    + " table has none, so a late commit could not be told from an old row");
+        }
+        TableInspector.Column column = mapping.table().column(mapping.column(CREATED_AT)).orElseThrow();
+        String def = column.defaultValue() == null ? "" : column.defaultValue().toLowerCase(Locale.ROOT);
+        if (!(def.startsWith("current_timestamp") || def.startsWith("now("))
+                || mapping.kind(CREATED_AT) != ColumnKind.TIMESTAMP) {
+            throw new IllegalArgumentException(parameter + ": column '" + column.name() + "' must be a DATETIME or"
+                    + " TIMESTAMP filled by the database (DEFAULT CURRENT_TIMESTAMP(6)); it is " + column.typeName()
+                    + " with default " + column.defaultValue() + ", and a time written by the application cannot"
+                    + " prove that a row is final");
+        }
+    }
+
+    private void initialise(StartFrom startFrom, UnaryOperator<String> label) {
+        Position start = new Position(startFrom == StartFrom.NOW ? markKind.encode(markKind.decode(horizon())) : null,
+                null, null, null);
+        try {
+            new TransactionTemplate(new DataSourceTransactionManager(state)).executeWithoutResult(tx ->
+                    stateJdbc.update(stateDialect.sql("position.insert", Map.of("positions", positions)), relay, source,
+                            start.low()));
+        } catch (DuplicateKeyException existing) {
+            // kept from an earlier run
+        }
+        String owner = stateJdbc.queryForObject(stateDialect.sql("position.source", Map.of("positions", positions)),
+                String.class, relay);
+        if (!source.equals(owner)) {
+            throw new IllegalArgumentException(label.apply("relay") + ": the position of relay '" + relay + "' in "
+                    + TABLE + " belongs to '" + owner + "', not '" + source + "'; choose another relay name (or delete"
+                    + " that row to start this table from scratch)");
+        }
+    }
+
+    @Override
+    public OutboxMapping mapping() {
+        return mapping;
+    }
+
+    @Override
+    public DataSource transactionDataSource() {
+        return state;
+    }
+
+    /**
+     * Locks the position, reads the next batch of final rows and moves the position past them, in the caller's
+     * transaction on the state datasource.
+     */
+    @Override
+    public List<OutboxRow> claim(int limit, Instant now) {
+        Position p = lock();
+        for (int attempt = 0; attempt < 2; attempt++) {
+            if (p.high() == null) {
+                String h = markKind.encode(markKind.decode(horizon()));
+                if (p.low() != null && markKind.compare(markKind.decode(h), markKind.decode(p.low())) <= 0) {
+                    break; // nothing has become final since the last window
+                }
+                p = p.open(h);
+            }
+            List<OutboxRow> rows = read(p, limit);
+            if (rows.size() == limit) {
+                OutboxRow last = rows.get(rows.size() - 1);
+                save(new Position(p.low(), p.high(), mapping.kind(ORDER).encode(last.order()),
+                        cursor.size() > 1 ? mapping.kind(KEY).encode(keyComparable(last)) : null));
+                return rows;
+            }
+            p = p.close();
+            if (!rows.isEmpty()) {
+                save(p);
+                return rows;
+            }
+        }
+        save(p);
+        return List.of();
+    }
+
+    private Object keyComparable(OutboxRow row) {
+        // the key as the reader returns it is the driver's object; take the comparable form of its kind
+        ColumnKind kind = mapping.kind(KEY);
+        Object key = row.key();
+        return kind.decode(kind == ColumnKind.CHAR ? key.toString().stripTrailing() : key.toString());
+    }
+
+    /** One reader per position: the cycle's transaction holds the position row until it ends. */
+    @Override
+    public Set<OutboxRow> behindOtherRows(List<OutboxRow> claimed) {
+        return Set.of();
+    }
+
+    /** The position already moved in {@link #claim}; it commits with the cycle. */
+    @Override
+    public void markPublished(List<OutboxRow> rows, Instant publishedAt, String publisher) {
+    }
+
+    /** Records the reasons in the rejection log; the rows stay untouched in the legacy table. */
+    @Override
+    public void markFailed(List<OutboxRejection> rejected, Instant at) {
+        rejections.record(rejected);
+    }
+
+    /** The commit horizon now, in its encoded form, asked on a connection of its own (no transaction id of ours). */
+    String horizon() {
+        try (Connection c = legacy.getConnection(); PreparedStatement ps = c.prepareStatement(horizonSql)) {
+            if (dialect.commitHorizon() == CommitHorizon.INSERT_TIME) {
+                ps.setLong(1, settleTime.toNanos() / 1000);
+            }
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                Object mark = markKind.readComparable(rs, 1);
+                if (mark == null) {
+                    throw new IllegalStateException("the database returned no commit horizon");
+                }
+                return markKind.encode(mark);
+            }
+        } catch (SQLException e) {
+            throw new org.springframework.jdbc.UncategorizedSQLException("commit horizon", horizonSql, e);
+        }
+    }
+
+    private List<OutboxRow> read(Position p, int limit) {
+        List<String> conditions = new ArrayList<>();
+        List<Object> binds = new ArrayList<>();
+        if (p.low() != null) {
+            conditions.add(visibility + " >= ?");
+            binds.add(markKind.decode(p.low()));
+        }
+        conditions.add(visibility + " < ?");
+        binds.add(markKind.decode(p.high()));
+        if (p.afterOrder() != null) {
+            String order = dialect.quote(mapping.column(ORDER));
+            Object afterOrder = bindable(ORDER, p.afterOrder());
+            if (cursor.size() == 1) {
+                conditions.add(dialect.sql("zerowrite.after.one", Map.of("a", order)));
+                binds.add(afterOrder);
+            } else {
+                conditions.add(dialect.sql("zerowrite.after.two", Map.of("a", order,
+                        "b", dialect.quote(mapping.column(KEY)))));
+                binds.add(afterOrder);
+                binds.add(afterOrder);
+                binds.add(bindable(KEY, p.afterKey()));
+            }
+        }
+        binds.add(limit);
+        String orderBy = String.join(", ", cursor.stream().map(c -> dialect.quote(mapping.column(c))).toList());
+        String sql = dialect.sql("zerowrite.read", Map.of("columns", reader.selectList(),
+                "table", dialect.quote(mapping.table().name()), "window", String.join(" AND ", conditions),
+                "orderBy", orderBy));
+        return legacyJdbc.query(sql, (rs, n) -> reader.read(rs), binds.toArray());
+    }
+
+    private Object bindable(OutboxColumn c, String encoded) {
+        return ColumnKind.bindable(mapping.kind(c).decode(encoded), dialect.bindsUuidAsText());
+    }
+
+    private Position lock() {
+        List<Position> found = stateJdbc.query(stateDialect.sql("position.lock", Map.of("positions", positions)),
+                (rs, n) -> new Position(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4)), relay);
+        if (found.isEmpty()) {
+            throw new IllegalStateException("the position of relay '" + relay + "' has disappeared from " + TABLE);
+        }
+        return found.get(0);
+    }
+
+    private void save(Position p) {
+        stateJdbc.update(stateDialect.sql("position.update", Map.of("positions", positions)), p.low(), p.high(),
+                p.afterOrder(), p.afterKey(), relay);
+    }
+
+    private static String rootMessage(Throwable e) {
+        Throwable t = e;
+        while (t.getCause() != null && t.getCause() != t) {
+            t = t.getCause();
+        }
+        return t.getMessage();
+    }
+}
