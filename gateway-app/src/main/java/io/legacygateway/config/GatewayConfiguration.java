@@ -2,6 +2,9 @@ package io.legacygateway.config;
 
 import io.legacygateway.broker.BrokerXmlCustomizer;
 import io.legacygateway.capture.TriggersCommand;
+import io.legacygateway.inbox.InboxConsumerFactory;
+import io.legacygateway.inbox.InboxConsumerTemplate;
+import io.legacygateway.inbox.InboxDeliveryHook;
 import io.legacygateway.relay.OutboxRelayFactory;
 import io.legacygateway.relay.OutboxRelayTemplate;
 import io.legacygateway.relay.RelayCycleHook;
@@ -39,6 +42,19 @@ public class GatewayConfiguration {
                                           ObjectProvider<RelayCycleHook> hooks) {
         return new OutboxRelayFactory(properties, dataSources, nativeFactory(connectionFactory), meters, clock,
                 hooks.orderedStream().toList());
+    }
+
+    @Bean
+    InboxConsumerFactory inboxConsumerFactory(GatewayDataSources dataSources, ConnectionFactory connectionFactory,
+                                              MeterRegistry meters, Clock clock,
+                                              ObjectProvider<InboxDeliveryHook> hooks) {
+        return new InboxConsumerFactory(dataSources, nativeFactory(connectionFactory), meters, clock,
+                hooks.orderedStream().toList());
+    }
+
+    @Bean
+    InboxConsumerTemplate inboxConsumerTemplate(InboxConsumerFactory factory) {
+        return new InboxConsumerTemplate(factory);
     }
 
     @Bean

@@ -24,7 +24,8 @@ public class GatewayDataSources implements DisposableBean {
     private static final Logger log = LoggerFactory.getLogger(GatewayDataSources.class);
 
     /** The gateway's own tables, created where {@code initialize-schema} is on. */
-    static final java.util.List<String> GATEWAY_SCRIPTS = java.util.List.of("outbox.sql", "relay-state.sql");
+    static final java.util.List<String> GATEWAY_SCRIPTS = java.util.List.of("outbox.sql", "relay-state.sql",
+            "inbox.sql");
 
     private final Map<String, HikariDataSource> pools = new LinkedHashMap<>();
     private final Map<String, GatewayProperties.DataSourceSpec> specs;

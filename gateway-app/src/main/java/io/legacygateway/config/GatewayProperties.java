@@ -50,15 +50,24 @@ public record GatewayProperties(
     }
 
     /**
-     * The demo's legacy application: it writes orders and their outbox rows through plain JDBC.
+     * The demo's legacy application: it writes orders and their outbox rows through plain JDBC; and the demo's second
+     * service, a wallet per customer updated from the order events through an inbox consumer.
      *
-     * @param enabled       start the traffic generator; default false (the {@code demo} profile turns it on)
-     * @param dataSource    the datasource holding the demo's legacy schema; default {@code demo}
-     * @param orderInterval time between two orders; default 2s
+     * @param enabled             start the traffic generator; default false (the {@code demo} profile turns it on)
+     * @param dataSource          the datasource holding the demo's legacy schema; default {@code demo}
+     * @param orderInterval       time between two orders; default 2s
+     * @param walletDataSource    the datasource of the wallet service (its table and its inbox); default {@code wallet}
+     * @param duplicateDeliveries now and then deliver an event the wallet already applied once more, bypassing the
+     *                            broker's duplicate detection, to show the inbox skipping it; default false (the
+     *                            {@code demo} profile turns it on)
+     * @param duplicateInterval   time between two such duplicates; default 15s
      */
     public record Demo(
             @DefaultValue("false") boolean enabled,
             @DefaultValue("demo") @NotBlank String dataSource,
-            @DefaultValue("2s") @NotNull Duration orderInterval) {
+            @DefaultValue("2s") @NotNull Duration orderInterval,
+            @DefaultValue("wallet") @NotBlank String walletDataSource,
+            @DefaultValue("false") boolean duplicateDeliveries,
+            @DefaultValue("15s") @NotNull Duration duplicateInterval) {
     }
 }

@@ -12,8 +12,12 @@ import org.springframework.context.ApplicationListener;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
+import jakarta.jms.ConnectionFactory;
 
-/** The embedded demo (profile {@code demo}, the default): a legacy application writing orders, and a banner. */
+/**
+ * The embedded demo (profile {@code demo}, the default): a legacy application writing orders, a wallet service fed by
+ * an inbox consumer, duplicate deliveries to show the inbox skipping them, and a banner.
+ */
 @Configuration(proxyBeanMethods = false)
 @ConditionalOnProperty(name = "gateway.demo.enabled", havingValue = "true")
 public class DemoConfiguration {
@@ -24,6 +28,18 @@ public class DemoConfiguration {
     DemoLegacyApplication demoLegacyApplication(GatewayDataSources dataSources, GatewayProperties properties,
                                                 Clock clock, TriggersCommand triggers) {
         return new DemoLegacyApplication(dataSources, properties, clock, triggers);
+    }
+
+    @Bean
+    DemoWallet demoWallet(GatewayDataSources dataSources, GatewayProperties properties) {
+        return new DemoWallet(dataSources, properties);
+    }
+
+    @Bean
+    @ConditionalOnProperty(name = "gateway.demo.duplicate-deliveries", havingValue = "true")
+    DemoDuplicateDeliveries demoDuplicateDeliveries(GatewayDataSources dataSources, GatewayProperties properties,
+                                                    DemoWallet wallet, ConnectionFactory connectionFactory) {
+        return new DemoDuplicateDeliveries(dataSources, properties, wallet, connectionFactory);
     }
 
     @Bean
@@ -43,8 +59,11 @@ public class DemoConfiguration {
                     Relay 'demo-orders' publishes them as CloudEvents to the embedded Artemis queue demo.orders.events;
                     'demo-customers' the changes of table customers, captured by triggers, to demo.customers.events;
                     'demo-billing' the rows of the billing module's own table EVT_QUEUE to demo.billing.events.
+                    Inbox consumer 'demo-wallet' applies each order event once to the customers' wallets in a second
+                    H2 database (./data/demo/wallet, table customer_wallet); now and then an event is delivered twice
+                    (gateway.demo.duplicate-deliveries) and the log shows the inbox skipping the copy.
                       Hawtio (Camel routes, Artemis):  {}/actuator/hawtio/
-                      Metrics (Prometheus):            {}/actuator/prometheus   (grep gateway_outbox)
+                      Metrics (Prometheus):            {}/actuator/prometheus   (grep gateway_outbox, gateway_inbox)
                       Health:                          {}/actuator/health{}
                     Stop with Ctrl-C; delete ./data/demo to start over.
                     """, base, base, base, logins);

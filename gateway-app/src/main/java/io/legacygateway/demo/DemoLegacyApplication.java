@@ -57,7 +57,7 @@ public class DemoLegacyApplication implements InitializingBean, DisposableBean {
         t.setDaemon(true);
         return t;
     });
-    private final Deque<String> unpaid = new ArrayDeque<>();
+    private final Deque<Order> unpaid = new ArrayDeque<>();
     private final AtomicLong orders = new AtomicLong();
 
     public DemoLegacyApplication(GatewayDataSources dataSources, GatewayProperties properties, Clock clock,
@@ -130,7 +130,10 @@ public class DemoLegacyApplication implements InitializingBean, DisposableBean {
         }
     }
 
-    private String create(Connection c) throws SQLException {
+    private record Order(String id, String customer, BigDecimal amount) {
+    }
+
+    private Order create(Connection c) throws SQLException {
         String order = UUID.randomUUID().toString();
         String customer = CUSTOMERS.get(ThreadLocalRandom.current().nextInt(CUSTOMERS.size()));
         BigDecimal amount = BigDecimal.valueOf(ThreadLocalRandom.current().nextInt(500, 20000), 2);
@@ -145,24 +148,26 @@ public class DemoLegacyApplication implements InitializingBean, DisposableBean {
                 "{\"orderId\":\"" + order + "\",\"customerId\":\"" + customer + "\",\"amount\":" + amount + "}");
         log.info("Demo legacy application: order {} created for {} ({}), outbox row written (#{})", order, customer,
                 amount, orders.incrementAndGet());
-        return order;
+        return new Order(order, customer, amount);
     }
 
-    private void pay(Connection c, String order) throws SQLException {
+    private void pay(Connection c, Order order) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("UPDATE orders SET status = 'PAID' WHERE id = ?")) {
-            ps.setString(1, order);
+            ps.setString(1, order.id());
             ps.executeUpdate();
         }
-        outbox(c, order, "OrderPaid", "{\"orderId\":\"" + order + "\"}");
-        String invoice = "INV-" + Long.toString(Math.abs(order.hashCode()) % 100_000_000L);
+        outbox(c, order.id(), "OrderPaid", "{\"orderId\":\"" + order.id() + "\",\"customerId\":\"" + order.customer()
+                + "\",\"amount\":" + order.amount() + "}");
+        String invoice = "INV-" + Long.toString(Math.abs(order.id().hashCode()) % 100_000_000L);
         try (PreparedStatement ps = c.prepareStatement(
                 "INSERT INTO EVT_QUEUE (EVT_KIND, REF_NO, BODY, CREATED) VALUES ('InvoiceIssued', ?, ?, ?)")) {
             ps.setString(1, invoice);
-            ps.setString(2, "{\"invoice\":\"" + invoice + "\",\"orderId\":\"" + order + "\"}");
+            ps.setString(2, "{\"invoice\":\"" + invoice + "\",\"orderId\":\"" + order.id() + "\"}");
             ps.setObject(3, LocalDateTime.ofInstant(clock.instant(), ZoneOffset.UTC));
             ps.executeUpdate();
         }
-        log.info("Demo legacy application: order {} paid, outbox row and billing event {} written", order, invoice);
+        log.info("Demo legacy application: order {} paid by {}, outbox row and billing event {} written", order.id(),
+                order.customer(), invoice);
     }
 
     /** A plain update: no outbox code here, the capture trigger writes the event. */

@@ -34,6 +34,7 @@ class DemoRunsEndToEndTest {
     @DynamicPropertySource
     static void inMemory(DynamicPropertyRegistry registry) {
         registry.add("gateway.datasources.demo.url", () -> "jdbc:h2:mem:demo-e2e;DB_CLOSE_DELAY=-1");
+        registry.add("gateway.datasources.wallet.url", () -> "jdbc:h2:mem:wallet-e2e;DB_CLOSE_DELAY=-1");
         registry.add("spring.artemis.embedded.persistent", () -> "false");
         registry.add("gateway.demo.order-interval", () -> "100ms");
         registry.add("camel.main.routes-include-pattern",

@@ -3,6 +3,7 @@ package io.legacygateway.testsupport;
 import java.sql.SQLException;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.UnaryOperator;
 import org.springframework.test.context.DynamicPropertyRegistry;
 
 /**
@@ -18,12 +19,25 @@ public final class LegacyDatabases {
 
     public static void register(DynamicPropertyRegistry registry, String dataSource, TestDatabase db,
                                 Class<?> testClass) {
-        String key = testClass.getName() + "/" + dataSource + "/" + db;
+        register(registry, dataSource, db, testClass, UnaryOperator.identity());
+    }
+
+    /**
+     * As {@link #register(DynamicPropertyRegistry, String, TestDatabase, Class)}, with the gateway's URL rewritten,
+     * for example to reach the database through a {@link TcpProxy}.
+     */
+    public static void register(DynamicPropertyRegistry registry, String dataSource, TestDatabase db,
+                                Class<?> testClass, UnaryOperator<String> gatewayUrl) {
         String prefix = "gateway.datasources." + dataSource + ".";
-        registry.add(prefix + "url", () -> urls.computeIfAbsent(key, k -> create(db, testClass)));
+        registry.add(prefix + "url", () -> gatewayUrl.apply(directUrl(dataSource, db, testClass)));
         registry.add(prefix + "username", db::username);
         registry.add(prefix + "password", () -> "");
         registry.add(prefix + "initialize-schema", () -> "true");
+    }
+
+    /** The JDBC URL of the test class's schema, straight to the database (created on first use). */
+    public static String directUrl(String dataSource, TestDatabase db, Class<?> testClass) {
+        return urls.computeIfAbsent(testClass.getName() + "/" + dataSource + "/" + db, k -> create(db, testClass));
     }
 
     private static String create(TestDatabase db, Class<?> testClass) {

@@ -68,3 +68,22 @@ SELECT window_low, window_high, after_order, after_key FROM {positions} WHERE re
 -- name: position.update
 -- binds: window low, window high, cursor order, cursor key, relay
 UPDATE {positions} SET window_low = ?, window_high = ?, after_order = ?, after_key = ?, updated_at = CURRENT_TIMESTAMP WHERE relay = ?
+
+-- Inbox statements use named binds (:messageId ...), bound by name by InboxStore; {table} is a quoted identifier.
+-- inbox.record and inbox.sequence.create exist only in the dialects that support the inbox (PostgreSQL, MariaDB, H2).
+
+-- name: inbox.sequence.lock
+-- The aggregate's last applied sequence, locked until the transaction ends: one message per aggregate at a time.
+SELECT last_sequence FROM {table} WHERE consumer_name = :consumer AND aggregate_key = :aggregate FOR UPDATE
+
+-- name: inbox.sequence.advance
+UPDATE {table} SET last_sequence = :sequence WHERE consumer_name = :consumer AND aggregate_key = :aggregate
+
+-- name: inbox.parked.find
+SELECT message_id, envelope FROM {table} WHERE consumer_name = :consumer AND aggregate_key = :aggregate AND sequence_number = :sequence
+
+-- name: inbox.parked.insert
+INSERT INTO {table} (consumer_name, aggregate_key, sequence_number, message_id, envelope, parked_at) VALUES (:consumer, :aggregate, :sequence, :messageId, :envelope, :parkedAt)
+
+-- name: inbox.parked.delete
+DELETE FROM {table} WHERE consumer_name = :consumer AND aggregate_key = :aggregate AND sequence_number = :sequence

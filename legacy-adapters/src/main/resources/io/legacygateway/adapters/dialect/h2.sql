@@ -5,3 +5,12 @@
 MERGE INTO {rejections} (source_table, row_key, relay, event_id, reason) KEY (source_table, row_key) VALUES (?, ?, ?, ?, ?)
 
 -- ZERO_WRITE is refused on H2 (no commit horizon a client can read).
+
+-- name: inbox.record
+-- H2 has no ON CONFLICT outside PostgreSQL mode: insert unless present. Two transactions racing on one id can both
+-- pass the NOT EXISTS; the primary key then fails the later one, whose message the broker redelivers (and which is
+-- then a duplicate). H2 is the demo's database, not a production target.
+INSERT INTO {table} (message_id, consumer_name, processed_at) SELECT CAST(:messageId AS VARCHAR(255)), CAST(:consumer AS VARCHAR(64)), CAST(:processedAt AS TIMESTAMP WITH TIME ZONE) WHERE NOT EXISTS (SELECT 1 FROM {table} WHERE message_id = :messageId AND consumer_name = :consumer)
+
+-- name: inbox.sequence.create
+INSERT INTO {table} (consumer_name, aggregate_key, last_sequence) SELECT CAST(:consumer AS VARCHAR(64)), CAST(:aggregate AS VARCHAR(255)), 0 WHERE NOT EXISTS (SELECT 1 FROM {table} WHERE consumer_name = :consumer AND aggregate_key = :aggregate)

@@ -30,3 +30,11 @@ SELECT LEAST(COALESCE((SELECT MIN(trx_started) FROM information_schema.INNODB_TR
 -- name: zerowrite.read
 -- binds: [window low], window high, [cursor], limit. An index on the insert-time column keeps this a range scan.
 SELECT {columns} FROM {table} t WHERE {window} ORDER BY {orderBy} LIMIT ?
+
+-- name: inbox.record
+-- 1 row: first delivery; 0 rows: the (message, consumer) row exists. INSERT IGNORE also turns other errors (for
+-- example a value too long) into warnings: InboxStore refuses ids longer than the column before it gets here.
+INSERT IGNORE INTO {table} (message_id, consumer_name, processed_at) VALUES (:messageId, :consumer, :processedAt)
+
+-- name: inbox.sequence.create
+INSERT IGNORE INTO {table} (consumer_name, aggregate_key, last_sequence) VALUES (:consumer, :aggregate, 0)

@@ -20,3 +20,11 @@ SELECT pg_snapshot_xmin(pg_current_snapshot())::text::bigint
 -- name: zerowrite.read
 -- binds: [window low], window high, [cursor], limit. xmin cannot be indexed: this scans the table.
 SELECT {columns} FROM {table} t CROSS JOIN (SELECT pg_snapshot_xmax(pg_current_snapshot())::text::bigint AS gw_ref) gw WHERE {window} ORDER BY {orderBy} LIMIT ?
+
+-- name: inbox.record
+-- 1 row: first delivery; 0 rows: the (message, consumer) row exists, or another transaction inserting it committed
+-- while this one waited. No exception, so the transaction stays usable (a failed INSERT would abort it).
+INSERT INTO {table} (message_id, consumer_name, processed_at) VALUES (:messageId, :consumer, :processedAt) ON CONFLICT DO NOTHING
+
+-- name: inbox.sequence.create
+INSERT INTO {table} (consumer_name, aggregate_key, last_sequence) VALUES (:consumer, :aggregate, 0) ON CONFLICT DO NOTHING

@@ -1,0 +1,26 @@
+package io.legacygateway.inbox;
+
+/**
+ * Why an inbox consumer moved a message to the dead-letter address; the value of the {@code gw_dlq_reason_class}
+ * property. All but {@link #RETRIES_EXHAUSTED} are decided on the first delivery: the same bytes would fail the same
+ * way again.
+ */
+public enum DeadLetterReason {
+    /** Not a text or bytes message (for example an ObjectMessage, which is never deserialised). */
+    UNSUPPORTED_MESSAGE,
+    /** The body is larger than the consumer's {@code maxPayloadBytes}. */
+    PAYLOAD_TOO_LARGE,
+    /** Not JSON, not UTF-8, a missing or malformed CloudEvents attribute, or a value the effect needs is missing. */
+    MALFORMED_ENVELOPE,
+    /** A type or version this consumer does not accept ({@code accept}). */
+    UNKNOWN_TYPE,
+    /**
+     * The effect refused the event: {@link BusinessRuleViolationException}, or an SQL effect with
+     * {@code requireRows} changed nothing.
+     */
+    BUSINESS_RULE,
+    /** Sequence gate: the sequence was applied already, or another message is parked at it. */
+    SEQUENCE_CONFLICT,
+    /** A failure that may pass (lock timeout, deadlock, an unexpected error) lasted until the last allowed delivery. */
+    RETRIES_EXHAUSTED
+}

@@ -1,0 +1,88 @@
+package io.legacygateway.inbox;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.legacygateway.envelope.EventEnvelope;
+import java.sql.Timestamp;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * The values an effect can bind by name: the envelope's attributes ({@code :id}, {@code :source}, {@code :type},
+ * {@code :subject}, {@code :time}, {@code :eventversion}, {@code :aggregatetype}, {@code :correlationid},
+ * {@code :causationid}), {@code :consumer}, the whole {@code :data} as JSON text, and fields inside it by path
+ * ({@code :data.orderId}, {@code :data.customer.id}, {@code :data.items.0.sku}).
+ *
+ * <p>JSON strings bind as text, integers as {@code Long} (or {@code BigInteger}), other numbers as {@code BigDecimal}
+ * with their exact digits, booleans as {@code Boolean}, JSON null as SQL NULL, objects and arrays as JSON text. A path
+ * that is absent from the event's data makes the event {@link DeadLetterReason#MALFORMED_ENVELOPE malformed} for this
+ * consumer.
+ */
+public final class EnvelopeValues {
+
+    /** Names that are not paths into the data. */
+    public static final Set<String> ATTRIBUTES = Set.of("id", "source", "type", "subject", "time", "eventversion",
+            "aggregatetype", "correlationid", "causationid", "consumer", "data");
+    private static final Pattern PATH = Pattern.compile("data(\\.[A-Za-z0-9_-]{1,100}){1,10}");
+
+    private EnvelopeValues() {
+    }
+
+    /** Whether {@code name} is something {@link #value} can resolve. */
+    public static boolean known(String name) {
+        return ATTRIBUTES.contains(name) || PATH.matcher(name).matches();
+    }
+
+    /**
+     * @throws DeadLetterException when a data path is absent from the event
+     */
+    public static Object value(EventEnvelope e, String consumer, String name) {
+        return switch (name) {
+            case "id" -> e.id();
+            case "source" -> e.source();
+            case "type" -> e.type();
+            case "subject" -> e.subject();
+            case "time" -> e.time() == null ? null : Timestamp.from(e.time());
+            case "eventversion" -> e.eventVersion();
+            case "aggregatetype" -> e.aggregateType();
+            case "correlationid" -> e.correlationId();
+            case "causationid" -> e.causationId();
+            case "consumer" -> consumer;
+            case "data" -> e.data() == null || e.data().isNull() ? null : e.data().toString();
+            default -> scalar(node(e, name));
+        };
+    }
+
+    /** The JSON node at a {@code data.} path. */
+    public static JsonNode node(EventEnvelope e, String path) {
+        JsonNode n = e.data();
+        String[] parts = path.split("\\.");
+        for (int i = 1; i < parts.length && n != null; i++) {
+            n = n.isArray() && parts[i].chars().allMatch(Character::isDigit) ? n.get(Integer.parseInt(parts[i]))
+                    : n.get(parts[i]);
+        }
+        if (n == null || n.isMissingNode()) {
+            throw new DeadLetterException(DeadLetterReason.MALFORMED_ENVELOPE, "event " + e.id() + " (" + e.type()
+                    + ") has no " + path);
+        }
+        return n;
+    }
+
+    private static Object scalar(JsonNode n) {
+        if (n.isNull()) {
+            return null;
+        }
+        if (n.isTextual()) {
+            return n.textValue();
+        }
+        if (n.isBoolean()) {
+            return n.booleanValue();
+        }
+        if (n.isIntegralNumber()) {
+            return n.canConvertToLong() ? (Object) n.longValue() : n.bigIntegerValue();
+        }
+        if (n.isNumber()) {
+            return n.decimalValue();
+        }
+        return n.toString();
+    }
+}

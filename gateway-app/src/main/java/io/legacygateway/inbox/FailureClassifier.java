@@ -1,0 +1,63 @@
+package io.legacygateway.inbox;
+
+import java.sql.SQLException;
+import java.sql.SQLNonTransientConnectionException;
+import java.sql.SQLTransientConnectionException;
+import org.springframework.dao.DataAccessResourceFailureException;
+import org.springframework.transaction.CannotCreateTransactionException;
+import org.springframework.transaction.TransactionSystemException;
+
+/**
+ * Tells an unreachable database apart from every other failure of the inbox transaction.
+ *
+ * <p>Unreachable (retried in-process, the message stays unacknowledged and keeps its delivery count): no connection
+ * from the pool, a connection refused or lost (SQLState class {@code 08}, PostgreSQL {@code 57P01-57P03}), also when
+ * it was lost inside the transaction and the rollback failed with it. Everything else (lock timeout, deadlock,
+ * constraint violation, an unexpected bug) goes back to the broker,
+ * which redelivers with its backoff until the consumer's last allowed attempt. A failure whose outcome is unknown (the
+ * connection died during commit) is retried too: if the commit happened, the retry finds the inbox row and skips.
+ */
+final class FailureClassifier {
+
+    private FailureClassifier() {
+    }
+
+    static boolean databaseUnreachable(Throwable failure) {
+        for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof CannotCreateTransactionException || t instanceof DataAccessResourceFailureException
+                    || t instanceof SQLTransientConnectionException
+                    || t instanceof SQLNonTransientConnectionException) {
+                return true;
+            }
+            // the connection died in the transaction, so the rollback failed too: Spring reports the rollback's
+            // failure ("Connection is closed") and keeps the one that started it aside
+            if (t instanceof TransactionSystemException tse && tse.getApplicationException() != null
+                    && databaseUnreachable(tse.getApplicationException())) {
+                return true;
+            }
+            if (t instanceof SQLException sql && sql.getSQLState() != null
+                    && (sql.getSQLState().startsWith("08") || sql.getSQLState().matches("57P0[123]"))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** First line of the failure and of its root cause: what the logs and the DLQ's reason show. */
+    static String describe(Throwable e) {
+        Throwable root = e;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        String top = e.getClass().getSimpleName() + ": " + firstLine(e.getMessage());
+        return root == e ? top : top + " <- " + root.getClass().getSimpleName() + ": " + firstLine(root.getMessage());
+    }
+
+    private static String firstLine(String s) {
+        if (s == null) {
+            return "";
+        }
+        int nl = s.indexOf('\n');
+        return nl < 0 ? s : s.substring(0, nl);
+    }
+}

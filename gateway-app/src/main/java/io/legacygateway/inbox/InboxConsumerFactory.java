@@ -1,0 +1,195 @@
+package io.legacygateway.inbox;
+
+import io.legacygateway.adapters.inbox.InboxStore;
+import io.legacygateway.adapters.sql.Dialect;
+import io.legacygateway.adapters.sql.TableInspector;
+import io.legacygateway.adapters.sql.TableName;
+import io.legacygateway.config.GatewayDataSources;
+import io.legacygateway.envelope.EnvelopeCodec;
+import io.micrometer.core.instrument.MeterRegistry;
+import jakarta.jms.ConnectionFactory;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import javax.sql.DataSource;
+import org.apache.camel.CamelContext;
+import org.apache.camel.ProducerTemplate;
+import org.apache.activemq.artemis.jms.client.ActiveMQConnectionFactory;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.DisposableBean;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/**
+ * Builds an {@link InboxConsumer} from the parameters of an {@code inbox-consumer} route: validates them, inspects
+ * the inbox tables, reads the broker's dead-letter settings for the queue, and fails with a message naming the
+ * parameter when something does not fit.
+ */
+public class InboxConsumerFactory implements DisposableBean {
+
+    private static final Logger log = LoggerFactory.getLogger(InboxConsumerFactory.class);
+    private static final Duration BROKER_QUERY_TIMEOUT = Duration.ofSeconds(10);
+
+    private final GatewayDataSources dataSources;
+    private final ConnectionFactory applicationConnectionFactory;
+    private final MeterRegistry meters;
+    private final Clock clock;
+    private final List<InboxDeliveryHook> hooks;
+    private final EnvelopeCodec codec = new EnvelopeCodec();
+    private final List<InboxConsumer> consumers = new CopyOnWriteArrayList<>();
+    private final List<ConnectionFactory> connectionFactories = new CopyOnWriteArrayList<>();
+    private final List<ProducerTemplate> producers = new CopyOnWriteArrayList<>();
+
+    public InboxConsumerFactory(GatewayDataSources dataSources, ConnectionFactory applicationConnectionFactory,
+                                MeterRegistry meters, Clock clock, List<InboxDeliveryHook> hooks) {
+        this.dataSources = dataSources;
+        this.applicationConnectionFactory = applicationConnectionFactory;
+        this.meters = meters;
+        this.clock = clock;
+        this.hooks = List.copyOf(hooks);
+    }
+
+    /** A connection factory for one consumer route (consumer window 0); closed with the application. */
+    public ConnectionFactory connectionFactory() {
+        ConnectionFactory cf = ConsumerConnectionFactory.create(applicationConnectionFactory);
+        connectionFactories.add(cf);
+        return cf;
+    }
+
+    public InboxConsumer create(Map<String, Object> parameters, CamelContext camel) {
+        InboxSettings s = InboxSettings.parse(parameters,
+                dataSources.names().size() == 1 ? dataSources.names().iterator().next() : null);
+        String c = s.consumer();
+        if (consumers.stream().anyMatch(x -> x.name().equals(c))) {
+            throw new IllegalArgumentException(InboxSettings.label(c, "consumer") + ": the name '" + c
+                    + "' is used twice");
+        }
+        DataSource dataSource = dataSources.get(s.dataSource(), InboxSettings.label(c, "dataSource"));
+        Dialect dialect = dataSources.dialect(s.dataSource());
+        if (!InboxStore.supports(dialect)) {
+            throw new IllegalArgumentException(InboxSettings.label(c, "dataSource") + ": the inbox has no statements"
+                    + " for " + dialect.id() + " (supported: PostgreSQL, MariaDB, H2)");
+        }
+        TableName inbox = table(dataSource, dialect, s.inboxTable(), c, "inboxTable", "message_id", "consumer_name",
+                "processed_at");
+        TableName sequences = null;
+        TableName parked = null;
+        if (s.sequence() != null) {
+            sequences = table(dataSource, dialect, s.sequenceTable(), c, "sequenceTable", "consumer_name",
+                    "aggregate_key", "last_sequence");
+            parked = table(dataSource, dialect, s.parkedTable(), c, "parkedTable", "consumer_name", "aggregate_key",
+                    "sequence_number", "message_id", "envelope", "parked_at");
+        }
+        Map<String, List<InboxEffect>> effects = effects(s, dataSource, camel);
+
+        BrokerQueueSettings broker = BrokerQueueSettings.resolve(brokerQueryFactory(), s.queue().address(),
+                BROKER_QUERY_TIMEOUT);
+        if (broker.deadLetterAddress() == null || broker.deadLetterAddress().isBlank()
+                || !broker.autoCreateDeadLetterResources()) {
+            throw new IllegalArgumentException(InboxSettings.label(c, "queue") + ": the broker's address settings for '"
+                    + s.queue().address() + "' (" + broker.source() + ") must set a dead-letter-address and "
+                    + "auto-create-dead-letter-resources=true, as artemis-config/broker.xml does; without them dead "
+                    + "letters would be dropped");
+        }
+        int brokerMax = broker.maxDeliveryAttempts();
+        int attempts;
+        if (s.maxDeliveryAttempts() == null) {
+            attempts = brokerMax > 0 ? brokerMax : 10;
+        } else {
+            attempts = s.maxDeliveryAttempts();
+            if (brokerMax > 0 && attempts > brokerMax) {
+                throw new IllegalArgumentException(InboxSettings.label(c, "maxDeliveryAttempts") + ": " + attempts
+                        + " exceeds the broker's max-delivery-attempts " + brokerMax + " for '" + s.queue().address()
+                        + "' (" + broker.source() + "): the broker would dead-letter the message first, without a "
+                        + "reason");
+            }
+        }
+
+        InboxStore store = new InboxStore(dataSource, dialect, inbox, sequences, parked);
+        // the database's default isolation: the inbox needs none stronger (its statements are keyed writes and locking
+        // reads) and setting one costs round trips on every transaction
+        TransactionTemplate tx = new TransactionTemplate(dataSources.transactionManager(s.dataSource()));
+        InboxGuard guard = new InboxGuard(c, store, tx, effects, s.sequence() != null, codec, clock, hooks);
+        InboundMessageReader reader = new InboundMessageReader(codec, s.accept(), s.maxPayloadBytes(), s.sequence());
+        DeadLetters deadLetters = new DeadLetters(broker, s.queue(), c, clock);
+        InboxConsumer consumer = new InboxConsumer(s, attempts, reader, guard, deadLetters, hooks, meters);
+        consumers.add(consumer);
+        log.info("Inbox consumer '{}': queue {} -> {} {} (accept {}, {} session(s), dead letters to {} after {} "
+                        + "deliveries{}){}", c, s.queue(), dialect.id(), inbox, s.accept(), s.concurrentConsumers(),
+                deadLetters.deadLetterQueue(), attempts,
+                s.sequence() == null ? "" : ", sequence gate on " + s.sequence(),
+                dialect.testedHere() ? "" : " [dialect NOT tested by this project]");
+        return consumer;
+    }
+
+    /** The consumers created so far (operations and tests). */
+    public List<InboxConsumer> consumers() {
+        return List.copyOf(consumers);
+    }
+
+    private Map<String, List<InboxEffect>> effects(InboxSettings s, DataSource dataSource, CamelContext camel) {
+        Map<String, List<InboxEffect>> effects = new LinkedHashMap<>();
+        ProducerTemplate producer = null;
+        for (Map.Entry<String, InboxSettings.Effect> e : s.effects().entrySet()) {
+            List<InboxEffect> list = new ArrayList<>();
+            InboxSettings.Effect effect = e.getValue();
+            if (effect.sql() != null) {
+                list.add(new SqlEffect(InboxSettings.label(s.consumer(), effect.sqlParameter()), effect.sql(),
+                        s.requireRows(), s.consumer(), dataSource));
+            }
+            if (effect.endpoint() != null) {
+                try {
+                    camel.getEndpoint(effect.endpoint());
+                } catch (RuntimeException ex) {
+                    throw new IllegalArgumentException(InboxSettings.label(s.consumer(), effect.endpointParameter())
+                            + ": '" + effect.endpoint() + "' is not a usable endpoint: " + ex.getMessage(), ex);
+                }
+                if (producer == null) {
+                    producer = camel.createProducerTemplate();
+                    producers.add(producer);
+                }
+                list.add(new EndpointEffect(producer, effect.endpoint(), s.consumer(), dataSource));
+            }
+            effects.put(e.getKey(), list);
+        }
+        return effects;
+    }
+
+    private static TableName table(DataSource dataSource, Dialect dialect, TableName configured, String consumer,
+                                   String parameter, String... columns) {
+        String label = InboxSettings.label(consumer, parameter);
+        TableInspector.Table table = TableInspector.inspect(dataSource, dialect, configured, label);
+        for (String column : columns) {
+            if (table.column(column).isEmpty()) {
+                throw new IllegalArgumentException(label + ": table '" + table.name() + "' has no column '" + column
+                        + "' (see ddl/" + dialect.id() + "/inbox.sql)");
+            }
+        }
+        return table.name();
+    }
+
+    /** Management requests need a plain (non-caching) factory: the same servers and credentials. */
+    private ConnectionFactory brokerQueryFactory() {
+        return applicationConnectionFactory;
+    }
+
+    @Override
+    public void destroy() {
+        producers.forEach(p -> {
+            try {
+                p.stop();
+            } catch (RuntimeException ignored) {
+                // the context is closing anyway
+            }
+        });
+        for (ConnectionFactory cf : connectionFactories) {
+            if (cf instanceof ActiveMQConnectionFactory a) {
+                a.close();
+            }
+        }
+    }
+}

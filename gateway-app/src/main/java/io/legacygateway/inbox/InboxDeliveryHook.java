@@ -1,0 +1,24 @@
+package io.legacygateway.inbox;
+
+import io.legacygateway.envelope.EventEnvelope;
+
+/**
+ * Observes the steps of one delivery at the points where a crash changes the outcome. Production has none; tests
+ * register one as a Spring bean to make those windows deterministic: throwing from a hook fails the delivery there, as
+ * a crash would (the database transaction rolls back if still open; the JMS transaction rolls back and the broker
+ * redelivers).
+ */
+public interface InboxDeliveryHook {
+
+    /** In the database transaction, before the inbox row is inserted. */
+    default void beforeInboxInsert(String consumer, EventEnvelope envelope) {
+    }
+
+    /** In the database transaction, after the inbox row and the effect, before the commit. */
+    default void beforeDatabaseCommit(String consumer, EventEnvelope envelope) {
+    }
+
+    /** After the database commit, before the JMS session commits (acknowledges the message). */
+    default void afterDatabaseCommitBeforeAck(String consumer, EventEnvelope envelope, InboxOutcome outcome) {
+    }
+}

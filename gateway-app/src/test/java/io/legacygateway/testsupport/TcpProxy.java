@@ -1,0 +1,117 @@
+package io.legacygateway.testsupport;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * A loopback TCP proxy in front of a real server (a database), so a test can make that server unreachable for the
+ * gateway alone: {@link #stop()} closes the listening port and every proxied connection (the gateway's pooled
+ * connections break, new ones are refused), {@link #start()} listens again on the same port.
+ */
+public final class TcpProxy implements AutoCloseable {
+
+    private final String targetHost;
+    private final int targetPort;
+    private final Set<Socket> sockets = ConcurrentHashMap.newKeySet();
+    private volatile ServerSocket server;
+    private int port;
+
+    public TcpProxy(String targetHost, int targetPort) {
+        this.targetHost = targetHost;
+        this.targetPort = targetPort;
+    }
+
+    /** Listens (on a free port the first time, on the same port afterwards) and forwards to the target. */
+    public synchronized TcpProxy start() {
+        try {
+            ServerSocket s = new ServerSocket();
+            s.setReuseAddress(true);
+            s.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
+            port = s.getLocalPort();
+            server = s;
+            Thread acceptor = new Thread(() -> accept(s), "tcp-proxy-" + port);
+            acceptor.setDaemon(true);
+            acceptor.start();
+            return this;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Stops listening and cuts every connection: the target is unreachable through the proxy until {@link #start}. */
+    public synchronized void stop() {
+        ServerSocket s = server;
+        server = null;
+        closeQuietly(s);
+        for (Socket socket : sockets) {
+            closeQuietly(socket);
+        }
+        sockets.clear();
+    }
+
+    public int port() {
+        return port;
+    }
+
+    @Override
+    public void close() {
+        stop();
+    }
+
+    private void accept(ServerSocket s) {
+        while (!s.isClosed()) {
+            try {
+                Socket client = s.accept();
+                Socket upstream = new Socket(targetHost, targetPort);
+                client.setTcpNoDelay(true);
+                upstream.setTcpNoDelay(true);
+                sockets.add(client);
+                sockets.add(upstream);
+                pump(client, upstream);
+                pump(upstream, client);
+            } catch (IOException e) {
+                // closed by stop(), or the target refused: the client sees its connection fail
+            }
+        }
+    }
+
+    private void pump(Socket from, Socket to) {
+        Thread t = new Thread(() -> {
+            byte[] buffer = new byte[16 * 1024];
+            try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
+                int n;
+                while ((n = in.read(buffer)) >= 0) {
+                    out.write(buffer, 0, n);
+                    out.flush();
+                }
+            } catch (IOException e) {
+                // one side went away
+            } finally {
+                closeQuietly(from);
+                closeQuietly(to);
+                sockets.remove(from);
+                sockets.remove(to);
+            }
+        }, "tcp-proxy-pump");
+        t.setDaemon(true);
+        t.start();
+    }
+
+    private static void closeQuietly(AutoCloseable c) {
+        if (c != null) {
+            try {
+                c.close();
+            } catch (Exception ignored) {
+                // already closed
+            }
+        }
+    }
+}
