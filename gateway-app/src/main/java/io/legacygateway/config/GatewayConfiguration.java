@@ -1,6 +1,7 @@
 package io.legacygateway.config;
 
 import io.legacygateway.broker.BrokerXmlCustomizer;
+import io.legacygateway.ops.OperationAudit;
 import io.legacygateway.capture.TriggersCommand;
 import io.legacygateway.inbox.InboxConsumerFactory;
 import io.legacygateway.inbox.InboxConsumerTemplate;
@@ -71,6 +72,11 @@ public class GatewayConfiguration {
     @Bean
     TriggersCommand triggersCommand(GatewayDataSources dataSources) {
         return new TriggersCommand(dataSources);
+    }
+
+    @Bean
+    OperationAudit operationAudit(GatewayProperties properties, GatewayDataSources dataSources, Clock clock) {
+        return new OperationAudit(properties, dataSources, clock);
     }
 
     /**

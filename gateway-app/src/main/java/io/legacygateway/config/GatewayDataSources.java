@@ -25,7 +25,7 @@ public class GatewayDataSources implements DisposableBean {
 
     /** The gateway's own tables, created where {@code initialize-schema} is on. */
     static final java.util.List<String> GATEWAY_SCRIPTS = java.util.List.of("outbox.sql", "relay-state.sql",
-            "inbox.sql");
+            "inbox.sql", "operations.sql");
 
     private final Map<String, HikariDataSource> pools = new LinkedHashMap<>();
     private final Map<String, GatewayProperties.DataSourceSpec> specs;
@@ -41,6 +41,8 @@ public class GatewayDataSources implements DisposableBean {
             config.setUsername(spec.username());
             config.setPassword(spec.password());
             config.setMaximumPoolSize(spec.maximumPoolSize());
+            // a legacy database's connection budget is shared with its application: keep few idle connections
+            config.setMinimumIdle(Math.min(2, spec.maximumPoolSize()));
             config.setConnectionTimeout(spec.connectTimeout().toMillis());
             // a database that is down at startup must not stop the gateway from starting its other parts
             config.setInitializationFailTimeout(-1);

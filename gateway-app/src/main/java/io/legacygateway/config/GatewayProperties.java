@@ -17,6 +17,9 @@ import org.springframework.validation.annotation.Validated;
  *                    naming the legacy system); default {@code urn:legacy-gateway}
  * @param datasources the legacy databases, by name; relays and consumers refer to them by that name
  * @param demo        the embedded demo's traffic generator (on in the {@code demo} profile only)
+ * @param operations  where operator actions are audited ({@link Operations})
+ * @param retention   clean-up of inbox rows ({@link Retention})
+ * @param deadLetters dead-letter redelivery limits ({@link DeadLetters})
  * @param security    who may log in to Hawtio, Jolokia, the actuator and {@code /api/**} ({@link GatewaySecurityProperties})
  */
 @Validated
@@ -25,7 +28,46 @@ public record GatewayProperties(
         @DefaultValue("urn:legacy-gateway") @NotBlank String source,
         @DefaultValue Map<String, @Valid DataSourceSpec> datasources,
         @DefaultValue @Valid @NotNull Demo demo,
-        @DefaultValue @Valid @NotNull GatewaySecurityProperties security) {
+        @DefaultValue @Valid @NotNull GatewaySecurityProperties security,
+        @DefaultValue @Valid @NotNull Operations operations,
+        @DefaultValue @Valid @NotNull Retention retention,
+        @DefaultValue @Valid @NotNull DeadLetters deadLetters) {
+
+    /**
+     * Clean-up of the gateway's own rows (outbox retention is per relay: its {@code retention} parameter).
+     *
+     * @param inbox     how long inbox rows are kept after they were processed; default 30d. Must cover the broker's
+     *                  redelivery span plus {@link DeadLetters#replayHorizon}: a replay after the inbox row is gone would
+     *                  apply the effect again
+     * @param interval  how often retention runs; default 1h
+     * @param batchSize rows deleted per transaction, so that no clean-up holds long locks; default 500
+     */
+    public record Retention(
+            @DefaultValue("30d") @NotNull Duration inbox,
+            @DefaultValue("1h") @NotNull Duration interval,
+            @DefaultValue("500") @Min(1) int batchSize) {
+    }
+
+    /**
+     * Dead-letter redelivery.
+     *
+     * @param replayHorizon       dead letters older than this are not redelivered (their inbox rows may be gone);
+     *                            default 7d
+     * @param defaultRatePerSecond redelivery pace when the operator gives none; default 50
+     */
+    public record DeadLetters(
+            @DefaultValue("7d") @NotNull Duration replayHorizon,
+            @DefaultValue("50") @Min(1) int defaultRatePerSecond) {
+    }
+
+    /**
+     * Where operator actions are recorded.
+     *
+     * @param dataSource the datasource holding {@code gateway_operation_audit}; may be left empty when exactly one
+     *                   datasource is configured
+     */
+    public record Operations(@DefaultValue("") String dataSource) {
+    }
 
     /**
      * One legacy database.
