@@ -317,6 +317,77 @@ abstract class RelayRetryContractTest extends RelayTestSupport {
         assertThat(String.valueOf(value(audit.get(2), "selection"))).contains(key(f3)).contains("999999");
     }
 
+    @Test
+    void inDeleteModeTheAttemptsAreKeptInTheGatewaysTable() throws Exception {
+        String prefix = unique("it.retry-del");
+        refuse(prefix + ".Refused");
+        OutboxRelay relay = relay(unique("retry-del"), "queue:" + prefix + ".{eventType}",
+                Map.of("markMode", "DELETE", "maxAttempts", "2", "retryBackoff", "10s"));
+        String a1 = rows.insert("order-a", "Refused", "{}");
+        String a2 = rows.insert("order-a", "Accepted", "{}");
+        String k1 = key(a1);
+
+        assertThat(drain(relay)).isZero();
+        Map<String, Object> entry = entry(k1);
+        assertThat(value(entry, "state")).isEqualTo("RETRY");
+        assertThat(((Number) value(entry, "attempts")).intValue()).isEqualTo(1);
+        assertThat(DbTimes.instant(rows.jdbc(), "SELECT next_retry_at FROM gateway_outbox_rejection WHERE row_key = ?",
+                k1)).isEqualTo(T0.plusSeconds(10));
+        clock.set(T0.plusSeconds(5));
+        assertThat(drain(relay)).as("order-a waits behind its retrying row").isZero();
+
+        clock.set(T0.plusSeconds(10));
+        assertThat(drain(relay)).isZero();
+        assertThat(value(entry(k1), "state")).isEqualTo("FAILED");
+        assertThat(String.valueOf(value(entry(k1), "reason"))).contains("does not exist");
+        assertThat(drain(relay)).as("CONTINUE").isEqualTo(1);
+        assertThat(rows.jdbc().queryForList("SELECT id FROM outbox", String.class)).containsExactly(a1);
+        assertThat(operations.failed(relay.name(), RelayOperations.Filter.parse(null, null, null, null, null), 10))
+                .extracting(RelayOperations.FailedRowView::eventId).containsExactly(a1);
+
+        createQueue(prefix + ".Refused");
+        assertThat(operations.retry(relay.name(), new RelayOperations.RetryRequest(List.of(k1), null, null, null, null,
+                null, null, false)).retried()).isEqualTo(1);
+        assertThat(drain(relay)).isEqualTo(1);
+        assertThat(rows.jdbc().queryForList("SELECT id FROM outbox", String.class)).isEmpty();
+        assertThat(rows.jdbc().queryForObject("SELECT COUNT(*) FROM gateway_outbox_rejection", Integer.class))
+                .as("the entry goes with the published row").isZero();
+        assertThat(ids(prefix + ".Accepted")).containsExactly(a2);
+        assertThat(ids(prefix + ".Refused")).containsExactly(a1);
+    }
+
+    @Test
+    void inZeroWriteModeARefusedRowIsReadAgainWhenItsRetryIsDue() throws Exception {
+        String prefix = unique("it.retry-zw");
+        refuse(prefix + ".Refused");
+        String a1 = rows.insert("order-a", "Refused", "{}");
+        String b1 = rows.insert("order-b", "Accepted", "{}");
+        List<Map<String, Object>> before = rows.jdbc().queryForList("SELECT * FROM outbox ORDER BY seq");
+        OutboxRelay relay = relay(unique("retry-zw"), "queue:" + prefix + ".{eventType}",
+                Map.of("markMode", "ZERO_WRITE", "maxAttempts", "3", "retryBackoff", "10s"));
+        String k1 = key(a1);
+
+        Awaitility.await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(200))
+                .until(() -> drain(relay) == 1);
+        assertThat(value(entry(k1), "state")).isEqualTo("RETRY");
+        clock.set(T0.plusSeconds(10));
+        assertThat(drain(relay)).isZero();
+        assertThat(((Number) value(entry(k1), "attempts")).intValue()).isEqualTo(2);
+
+        createQueue(prefix + ".Refused");
+        clock.set(T0.plusSeconds(30));
+        assertThat(drain(relay)).isEqualTo(1);
+        assertThat(rows.jdbc().queryForObject("SELECT COUNT(*) FROM gateway_outbox_rejection", Integer.class)).isZero();
+        assertThat(ids(prefix + ".Refused")).containsExactly(a1);
+        assertThat(ids(prefix + ".Accepted")).containsExactly(b1);
+        assertThat(rows.jdbc().queryForList("SELECT * FROM outbox ORDER BY seq")).as("never written")
+                .usingRecursiveComparison().isEqualTo(before);
+    }
+
+    private Map<String, Object> entry(String rowKey) {
+        return rows.jdbc().queryForMap("SELECT * FROM gateway_outbox_rejection WHERE row_key = ?", rowKey);
+    }
+
     private static Object value(Map<String, Object> row, String column) {
         return row.get(OutboxRelayContractTest.column(row, column));
     }
