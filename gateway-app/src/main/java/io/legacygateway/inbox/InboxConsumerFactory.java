@@ -4,6 +4,7 @@ import io.legacygateway.adapters.inbox.InboxStore;
 import io.legacygateway.adapters.sql.Dialect;
 import io.legacygateway.adapters.sql.TableInspector;
 import io.legacygateway.adapters.sql.TableName;
+import io.legacygateway.config.DurationText;
 import io.legacygateway.config.GatewayDataSources;
 import io.legacygateway.config.GatewayProperties;
 import io.legacygateway.envelope.EnvelopeCodec;
@@ -146,12 +147,12 @@ public class InboxConsumerFactory implements DisposableBean {
         Duration horizon = properties.deadLetters().replayHorizon();
         Duration needed = span.plus(horizon);
         if (retention.compareTo(needed) < 0) {
-            throw new IllegalArgumentException("gateway.retention.inbox (" + retention + ") is shorter than what inbox"
-                    + " consumer '" + consumer + "' must remember: the broker's redelivery span for '" + address + "' ("
-                    + span + ": " + deliveries + " deliveries, redelivery-delay " + broker.redeliveryDelay() + " ms x "
+            throw new IllegalArgumentException("gateway.retention.inbox (" + DurationText.format(retention)
+                    + ") is shorter than what inbox consumer '" + consumer + "' must remember: the broker's redelivery"
+                    + " span for '" + address + "' (" + DurationText.format(span) + ": " + deliveries + " deliveries, redelivery-delay " + broker.redeliveryDelay() + " ms x "
                     + broker.redeliveryMultiplier() + " up to max-redelivery-delay " + broker.maxRedeliveryDelay()
-                    + " ms, from " + broker.source() + ") plus gateway.dead-letters.replay-horizon (" + horizon + ") = "
-                    + needed + ". A message redelivered or replayed after its inbox row was deleted would be applied"
+                    + " ms, from " + broker.source() + ") plus gateway.dead-letters.replay-horizon ("
+                    + DurationText.format(horizon) + ") = " + DurationText.format(needed) + ". A message redelivered or replayed after its inbox row was deleted would be applied"
                     + " twice: raise gateway.retention.inbox or lower gateway.dead-letters.replay-horizon");
         }
     }

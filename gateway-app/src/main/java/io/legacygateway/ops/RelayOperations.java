@@ -7,6 +7,7 @@ import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import io.legacygateway.adapters.outbox.Backlog;
 import io.legacygateway.adapters.outbox.FailedRow;
 import io.legacygateway.adapters.outbox.OutboxRow;
+import io.legacygateway.config.DurationText;
 import io.legacygateway.relay.OutboxRelay;
 import io.legacygateway.relay.OutboxRelayFactory;
 import io.legacygateway.relay.RelaySettings;
@@ -120,9 +121,9 @@ public class RelayOperations {
         RelaySettings s = r.settings();
         Backlog b = r.backlog();
         return new RelayView(s.relay(), s.dataSource(), s.table().toString(), s.markMode().name(),
-                s.destination().toString(), s.retry().maxAttempts(), s.retry().backoff().toString(),
-                s.retry().maxBackoff().toString(), s.failedRowPolicy().name(),
-                s.retention() == null ? "off" : s.retention().toString(), b == null ? null : b.pending(),
+                s.destination().toString(), s.retry().maxAttempts(), DurationText.format(s.retry().backoff()),
+                DurationText.format(s.retry().maxBackoff()), s.failedRowPolicy().name(),
+                s.retention() == null ? "off" : DurationText.format(s.retention()), b == null ? null : b.pending(),
                 b == null ? null : b.failed(), b == null ? null : b.oldestPending());
     }
 

@@ -105,7 +105,7 @@ public class OutboxRelayFactory implements DisposableBean {
         log.info("Outbox relay '{}': {} table {} ({}) -> {} (batch {}, poll {}, {} attempt(s), FAILED rows: {},"
                         + " retention {}){}", s.relay(), dialect.id(), table.name(), s.markMode(), s.destination(),
                 s.batchSize(), s.pollInterval(), s.retry().maxAttempts(), s.failedRowPolicy(),
-                s.retention() == null ? "off" : s.retention(),
+                s.retention() == null ? "off" : io.legacygateway.config.DurationText.format(s.retention()),
                 dialect.testedHere() ? "" : " [dialect NOT tested by this project]");
         return relay;
     }
