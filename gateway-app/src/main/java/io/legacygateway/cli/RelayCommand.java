@@ -16,8 +16,8 @@ import java.util.Map;
  * <pre>
  * relay list
  * relay failed &lt;relay&gt; [--event-type=T] [--aggregate-id=A] [--from=ISO] [--to=ISO] [--reason=text] [--limit=100]
- * relay retry &lt;relay&gt; --ids=K1,K2 | [--event-type=T] [--aggregate-id=A] [--from=ISO] [--to=ISO] [--reason=text] | --all
- *       [--dry-run]
+ * relay retry &lt;relay&gt; --ids=K1,K2 | [--event-type=T] [--aggregate-id=A] [--from=ISO] [--to=ISO]
+ *       [--reason=text] | --all   [--dry-run]
  * </pre>
  */
 public class RelayCommand implements GatewayCommand {
@@ -47,9 +47,11 @@ public class RelayCommand implements GatewayCommand {
     private static String usage() {
         return """
                 usage: relay list
-                       relay failed <relay> [--event-type=T] [--aggregate-id=A] [--from=ISO] [--to=ISO] [--reason=text] [--limit=N]
+                       relay failed <relay> [--event-type=T] [--aggregate-id=A] [--from=ISO] [--to=ISO]
+                                            [--reason=text] [--limit=N]
                        relay retry <relay> (--ids=K1,K2 | filter options as for failed | --all) [--dry-run]
-                options: --gateway=http://127.0.0.1:8080 --user=... --password=...  (or GATEWAY_URL, GATEWAY_USER, GATEWAY_PASSWORD)""";
+                options: --gateway=http://127.0.0.1:8080 --user=... --password=...
+                         (or GATEWAY_URL, GATEWAY_USER, GATEWAY_PASSWORD)""";
     }
 
     @Override

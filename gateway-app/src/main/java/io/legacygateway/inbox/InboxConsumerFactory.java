@@ -149,11 +149,13 @@ public class InboxConsumerFactory implements DisposableBean {
         if (retention.compareTo(needed) < 0) {
             throw new IllegalArgumentException("gateway.retention.inbox (" + DurationText.format(retention)
                     + ") is shorter than what inbox consumer '" + consumer + "' must remember: the broker's redelivery"
-                    + " span for '" + address + "' (" + DurationText.format(span) + ": " + deliveries + " deliveries, redelivery-delay " + broker.redeliveryDelay() + " ms x "
+                    + " span for '" + address + "' (" + DurationText.format(span) + ": " + deliveries
+                    + " deliveries, redelivery-delay " + broker.redeliveryDelay() + " ms x "
                     + broker.redeliveryMultiplier() + " up to max-redelivery-delay " + broker.maxRedeliveryDelay()
                     + " ms, from " + broker.source() + ") plus gateway.dead-letters.replay-horizon ("
-                    + DurationText.format(horizon) + ") = " + DurationText.format(needed) + ". A message redelivered or replayed after its inbox row was deleted would be applied"
-                    + " twice: raise gateway.retention.inbox or lower gateway.dead-letters.replay-horizon");
+                    + DurationText.format(horizon) + ") = " + DurationText.format(needed) + ". A message redelivered or"
+                    + " replayed after its inbox row was deleted would be applied twice: raise gateway.retention.inbox"
+                    + " or lower gateway.dead-letters.replay-horizon");
         }
     }
 

@@ -90,7 +90,8 @@ public class OutboxRelayFactory implements DisposableBean {
                         s.failedRowPolicy() == RelaySettings.FailedRowPolicy.BLOCK_AGGREGATE);
         if (s.retention() != null && !(store instanceof OutboxStore o && o.keepsPublishedRows())) {
             throw new IllegalArgumentException(label.apply("retention") + ": deleting published rows by age needs the"
-                    + " time of publication; map publishedAtColumn (markMode " + s.markMode() + ") or set retention: off");
+                    + " time of publication; map publishedAtColumn (markMode " + s.markMode() + ") or set"
+                    + " retention: off");
         }
         String txName = s.markMode() == MarkMode.ZERO_WRITE ? s.stateDataSource() : s.dataSource();
         TransactionTemplate tx = new TransactionTemplate(dataSources.transactionManager(txName));

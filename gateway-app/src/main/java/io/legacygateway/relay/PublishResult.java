@@ -5,7 +5,8 @@ import java.util.List;
 /**
  * What the broker did with each event of a batch.
  *
- * @param confirmed stored by the broker (or already held, recognised by its duplicate-detection id): mark them published
+ * @param confirmed stored by the broker (or already held, recognised by its duplicate-detection id): mark them
+ *                  published
  * @param refused   refused by the broker for a reason of their own (an address the gateway may not send to, that does
  *                  not exist and is not created on demand, that is full or refuses a message this large): charge each
  *                  row an attempt

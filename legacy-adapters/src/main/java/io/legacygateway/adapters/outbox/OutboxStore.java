@@ -530,14 +530,14 @@ public final class OutboxStore implements OutboxSource {
 
     // ---- retention
 
-    /** Whether published rows stay in the table and can be deleted by age (STATUS with a published-at column, TIMESTAMP). */
+    /** Whether published rows stay in the table and can be deleted by age (STATUS with published-at, TIMESTAMP). */
     public boolean keepsPublishedRows() {
         return (mode == MarkMode.STATUS && mapping.has(PUBLISHED_AT)) || mode == MarkMode.TIMESTAMP;
     }
 
     /**
-     * Deletes one bounded batch of published rows whose published time lies before {@code cutoff}, oldest first, by key;
-     * FAILED and waiting rows are never touched. Run each batch in a short transaction of its own.
+     * Deletes one bounded batch of published rows whose published time lies before {@code cutoff}, oldest first, by
+     * key; FAILED and waiting rows are never touched. Run each batch in a short transaction of its own.
      *
      * @return rows deleted; fewer than {@code batchSize} when no older published row is left
      */
