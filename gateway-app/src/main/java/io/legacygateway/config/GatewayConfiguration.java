@@ -1,6 +1,7 @@
 package io.legacygateway.config;
 
 import io.legacygateway.broker.BrokerXmlCustomizer;
+import io.legacygateway.cli.GatewayCli;
 import io.legacygateway.cli.RelayCommand;
 import io.legacygateway.ops.GatewayHealthIndicators;
 import io.legacygateway.ops.GatewaySampler;
@@ -25,6 +26,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
 import org.springframework.jms.connection.DelegatingConnectionFactory;
 import org.springframework.jms.connection.SingleConnectionFactory;
 
@@ -107,14 +109,15 @@ public class GatewayConfiguration {
 
     @Bean
     GatewaySampler gatewaySampler(GatewayProperties properties, OutboxRelayFactory relays,
-                                  ObjectProvider<HealthEndpoint> health, MeterRegistry meters) {
-        return new GatewaySampler(properties, relays, health, meters);
+                                  ObjectProvider<HealthEndpoint> health, MeterRegistry meters, Environment environment) {
+        return new GatewaySampler(properties, relays, health, meters, GatewayCli.isCommandContext(environment));
     }
 
     @Bean
     RetentionJob retentionJob(GatewayProperties properties, OutboxRelayFactory relays,
-                              InboxConsumerFactory consumers, MeterRegistry meters, Clock clock) {
-        return new RetentionJob(properties, relays, consumers, meters, clock);
+                              InboxConsumerFactory consumers, MeterRegistry meters, Clock clock,
+                              Environment environment) {
+        return new RetentionJob(properties, relays, consumers, meters, clock, GatewayCli.isCommandContext(environment));
     }
 
     /** Readiness: every datasource answers ({@code /actuator/health/readiness}, see application.yml). */

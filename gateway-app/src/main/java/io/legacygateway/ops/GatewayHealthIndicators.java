@@ -62,10 +62,14 @@ public final class GatewayHealthIndicators {
         }
 
         @Override
-        protected void doHealthCheck(Health.Builder builder) throws Exception {
+        protected void doHealthCheck(Health.Builder builder) {
             try (Connection c = connectionFactory.createConnection()) {
                 c.start();
                 builder.up().withDetail("provider", c.getMetaData().getJMSProviderName());
+            } catch (Exception e) {
+                // reported, not thrown: a thrown failure is logged with its stack trace at every probe and sample
+                builder.down().withDetail("error", String.valueOf(e.getMessage())
+                        + (e.getCause() == null ? "" : " <- " + e.getCause()));
             }
         }
     }

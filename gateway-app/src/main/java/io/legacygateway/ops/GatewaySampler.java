@@ -30,6 +30,7 @@ public class GatewaySampler implements SmartLifecycle {
     private static final Logger log = LoggerFactory.getLogger(GatewaySampler.class);
 
     private final Duration interval;
+    private final boolean command;
     private final OutboxRelayFactory relays;
     private final ObjectProvider<HealthEndpoint> health;
     private volatile double ready = Double.NaN;
@@ -37,7 +38,8 @@ public class GatewaySampler implements SmartLifecycle {
     private ScheduledFuture<?> task;
 
     public GatewaySampler(GatewayProperties properties, OutboxRelayFactory relays,
-                          ObjectProvider<HealthEndpoint> health, MeterRegistry meters) {
+                          ObjectProvider<HealthEndpoint> health, MeterRegistry meters, boolean command) {
+        this.command = command;
         this.interval = properties.metrics().sampleInterval();
         this.relays = relays;
         this.health = health;
@@ -88,10 +90,25 @@ public class GatewaySampler implements SmartLifecycle {
             task.cancel(false);
         }
         if (executor != null) {
-            executor.shutdownNow();
+            // let a sample or batch in progress finish (it is short and bounded by timeouts), then stop
+            executor.shutdown();
+            try {
+                if (!executor.awaitTermination(5, TimeUnit.SECONDS)) {
+                    executor.shutdownNow();
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                executor.shutdownNow();
+            }
         }
         task = null;
         executor = null;
+    }
+
+    /** Not in a command process ({@code java -jar gateway-app.jar <command>}): it runs no routes and exits. */
+    @Override
+    public boolean isAutoStartup() {
+        return !command;
     }
 
     @Override

@@ -44,12 +44,14 @@ public class RetentionJob implements SmartLifecycle {
     private final MeterRegistry meters;
     private final Clock clock;
     private final Counter failures;
+    private final boolean command;
     private volatile boolean running;
     private ScheduledExecutorService executor;
     private ScheduledFuture<?> task;
 
     public RetentionJob(GatewayProperties properties, OutboxRelayFactory relays, InboxConsumerFactory consumers,
-                        MeterRegistry meters, Clock clock) {
+                        MeterRegistry meters, Clock clock, boolean command) {
+        this.command = command;
         this.settings = properties.retention();
         this.relays = relays;
         this.consumers = consumers;
@@ -137,10 +139,25 @@ public class RetentionJob implements SmartLifecycle {
             task.cancel(false);
         }
         if (executor != null) {
-            executor.shutdownNow();
+            // let a sample or batch in progress finish (it is short and bounded by timeouts), then stop
+            executor.shutdown();
+            try {
+                if (!executor.awaitTermination(5, TimeUnit.SECONDS)) {
+                    executor.shutdownNow();
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                executor.shutdownNow();
+            }
         }
         task = null;
         executor = null;
+    }
+
+    /** Not in a command process ({@code java -jar gateway-app.jar <command>}): it runs no routes and exits. */
+    @Override
+    public boolean isAutoStartup() {
+        return !command;
     }
 
     @Override
