@@ -40,6 +40,20 @@ class StartupFailsNamingTheKeyTest {
     }
 
     @Test
+    void anInboxRetentionShorterThanRedeliveryAndReplayFailsStartupNamingTheKeys() {
+        String failure = startupFailure(
+                "gateway.datasources.legacy.url=" + H2.replace("startup-test", "startup-lint-test"),
+                "gateway.datasources.legacy.username=sa",
+                "gateway.datasources.legacy.initialize-schema=true",
+                "gateway.retention.inbox=7d",
+                "camel.main.routes-include-pattern=classpath:startup-test/inbox-valid.yaml");
+        // broker.xml: 6 deliveries, 1 s doubling up to 60 s: 31 s of redeliveries, plus the default 7d replay horizon
+        assertThat(failure).contains("gateway.retention.inbox (7d) is shorter than what inbox consumer 'lint' must"
+                + " remember: the broker's redelivery span for 'startup.lint' (31s: 6 deliveries")
+                .contains("plus gateway.dead-letters.replay-horizon (7d) = 7d31s");
+    }
+
+    @Test
     void aMisspeltGatewayKeyFailsStartupNamingIt() {
         assertThat(startupFailure("gateway.sourse=urn:typo")).contains("gateway.sourse");
     }

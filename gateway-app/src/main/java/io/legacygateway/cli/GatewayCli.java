@@ -19,6 +19,14 @@ public final class GatewayCli {
     private GatewayCli() {
     }
 
+    /** Set in a command's context: scheduled jobs (metrics sampler, retention) do not start there. */
+    static final String COMMAND_PROPERTY = "gateway-cli.command";
+
+    /** Whether this Spring context runs a command rather than the gateway. */
+    public static boolean isCommandContext(org.springframework.core.env.Environment environment) {
+        return environment.getProperty(COMMAND_PROPERTY, Boolean.class, false);
+    }
+
     /** True when the process was started as a command rather than as the gateway. */
     public static boolean isCommand(String[] args) {
         return args.length > 0 && Arrays.stream(args).anyMatch(a -> !a.startsWith("--"));
@@ -34,6 +42,7 @@ public final class GatewayCli {
                 "--spring.main.web-application-type=none",
                 "--spring.main.banner-mode=off",
                 "--gateway.demo.enabled=false",
+                "--" + COMMAND_PROPERTY + "=true",
                 // a command never runs routes; an embedded broker, if the profile has one, keeps nothing on disk
                 "--camel.main.routes-include-pattern=classpath:no-routes-for-commands/*.yaml",
                 "--spring.artemis.embedded.persistent=false",

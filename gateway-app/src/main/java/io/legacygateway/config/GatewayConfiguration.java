@@ -1,7 +1,14 @@
 package io.legacygateway.config;
 
 import io.legacygateway.broker.BrokerXmlCustomizer;
+import io.legacygateway.cli.GatewayCli;
+import io.legacygateway.cli.RelayCommand;
+import io.legacygateway.ops.GatewayHealthIndicators;
+import io.legacygateway.ops.GatewaySampler;
 import io.legacygateway.ops.OperationAudit;
+import io.legacygateway.ops.RetentionJob;
+import io.legacygateway.ops.RelayMBeans;
+import io.legacygateway.ops.RelayOperations;
 import io.legacygateway.capture.TriggersCommand;
 import io.legacygateway.inbox.InboxConsumerFactory;
 import io.legacygateway.inbox.InboxConsumerTemplate;
@@ -9,14 +16,17 @@ import io.legacygateway.inbox.InboxDeliveryHook;
 import io.legacygateway.relay.OutboxRelayFactory;
 import io.legacygateway.relay.OutboxRelayTemplate;
 import io.legacygateway.relay.RelayCycleHook;
+import io.legacygateway.relay.RetryJitter;
 import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.jms.ConnectionFactory;
 import java.time.Clock;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.actuate.health.HealthEndpoint;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
 import org.springframework.jms.connection.DelegatingConnectionFactory;
 import org.springframework.jms.connection.SingleConnectionFactory;
 
@@ -32,6 +42,13 @@ public class GatewayConfiguration {
         return Clock.systemUTC();
     }
 
+    /** The random source of the relays' retry jitter; tests pin it. */
+    @Bean
+    @ConditionalOnMissingBean
+    RetryJitter retryJitter() {
+        return RetryJitter.random();
+    }
+
     @Bean
     GatewayDataSources gatewayDataSources(GatewayProperties properties) {
         return new GatewayDataSources(properties);
@@ -40,16 +57,16 @@ public class GatewayConfiguration {
     @Bean
     OutboxRelayFactory outboxRelayFactory(GatewayProperties properties, GatewayDataSources dataSources,
                                           ConnectionFactory connectionFactory, MeterRegistry meters, Clock clock,
-                                          ObjectProvider<RelayCycleHook> hooks) {
-        return new OutboxRelayFactory(properties, dataSources, nativeFactory(connectionFactory), meters, clock,
+                                          RetryJitter jitter, ObjectProvider<RelayCycleHook> hooks) {
+        return new OutboxRelayFactory(properties, dataSources, nativeFactory(connectionFactory), meters, clock, jitter,
                 hooks.orderedStream().toList());
     }
 
     @Bean
-    InboxConsumerFactory inboxConsumerFactory(GatewayDataSources dataSources, ConnectionFactory connectionFactory,
-                                              MeterRegistry meters, Clock clock,
+    InboxConsumerFactory inboxConsumerFactory(GatewayProperties properties, GatewayDataSources dataSources,
+                                              ConnectionFactory connectionFactory, MeterRegistry meters, Clock clock,
                                               ObjectProvider<InboxDeliveryHook> hooks) {
-        return new InboxConsumerFactory(dataSources, nativeFactory(connectionFactory), meters, clock,
+        return new InboxConsumerFactory(properties, dataSources, nativeFactory(connectionFactory), meters, clock,
                 hooks.orderedStream().toList());
     }
 
@@ -72,6 +89,47 @@ public class GatewayConfiguration {
     @Bean
     TriggersCommand triggersCommand(GatewayDataSources dataSources) {
         return new TriggersCommand(dataSources);
+    }
+
+    /** {@code java -jar gateway-app.jar relay list|failed|retry}: FAILED rows through a running gateway's API. */
+    @Bean
+    RelayCommand relayCommand() {
+        return new RelayCommand();
+    }
+
+    @Bean
+    RelayOperations relayOperations(OutboxRelayFactory relays, OperationAudit audit) {
+        return new RelayOperations(relays, audit);
+    }
+
+    @Bean
+    RelayMBeans relayMBeans(OutboxRelayFactory relays, RelayOperations operations) {
+        return new RelayMBeans(relays, operations);
+    }
+
+    @Bean
+    GatewaySampler gatewaySampler(GatewayProperties properties, OutboxRelayFactory relays,
+                                  ObjectProvider<HealthEndpoint> health, MeterRegistry meters, Environment environment) {
+        return new GatewaySampler(properties, relays, health, meters, GatewayCli.isCommandContext(environment));
+    }
+
+    @Bean
+    RetentionJob retentionJob(GatewayProperties properties, OutboxRelayFactory relays,
+                              InboxConsumerFactory consumers, MeterRegistry meters, Clock clock,
+                              Environment environment) {
+        return new RetentionJob(properties, relays, consumers, meters, clock, GatewayCli.isCommandContext(environment));
+    }
+
+    /** Readiness: every datasource answers ({@code /actuator/health/readiness}, see application.yml). */
+    @Bean
+    GatewayHealthIndicators.Databases gatewayDatabasesHealthIndicator(GatewayDataSources dataSources) {
+        return new GatewayHealthIndicators.Databases(dataSources);
+    }
+
+    /** Readiness: the broker accepts a connection. */
+    @Bean
+    GatewayHealthIndicators.Broker brokerHealthIndicator(ConnectionFactory connectionFactory) {
+        return new GatewayHealthIndicators.Broker(nativeFactory(connectionFactory));
     }
 
     @Bean

@@ -20,6 +20,7 @@ import org.springframework.validation.annotation.Validated;
  * @param operations  where operator actions are audited ({@link Operations})
  * @param retention   clean-up of inbox rows ({@link Retention})
  * @param deadLetters dead-letter redelivery limits ({@link DeadLetters})
+ * @param metrics     how often the backlog gauges and readiness are sampled ({@link Metrics})
  * @param security    who may log in to Hawtio, Jolokia, the actuator and {@code /api/**} ({@link GatewaySecurityProperties})
  */
 @Validated
@@ -31,14 +32,24 @@ public record GatewayProperties(
         @DefaultValue @Valid @NotNull GatewaySecurityProperties security,
         @DefaultValue @Valid @NotNull Operations operations,
         @DefaultValue @Valid @NotNull Retention retention,
-        @DefaultValue @Valid @NotNull DeadLetters deadLetters) {
+        @DefaultValue @Valid @NotNull DeadLetters deadLetters,
+        @DefaultValue @Valid @NotNull Metrics metrics) {
+
+    /**
+     * Sampled metrics: the per-relay backlog gauges (pending and FAILED rows, age of the oldest waiting row) and the
+     * readiness gauge are refreshed on this schedule by a few cheap statements, never per scrape.
+     *
+     * @param sampleInterval time between two samples; default 15s
+     */
+    public record Metrics(@DefaultValue("15s") @NotNull Duration sampleInterval) {
+    }
 
     /**
      * Clean-up of the gateway's own rows (outbox retention is per relay: its {@code retention} parameter).
      *
      * @param inbox     how long inbox rows are kept after they were processed; default 30d. Must cover the broker's
      *                  redelivery span plus {@link DeadLetters#replayHorizon}: a replay after the inbox row is gone would
-     *                  apply the effect again
+     *                  apply the effect again (startup refuses a shorter value, naming this key)
      * @param interval  how often retention runs; default 1h
      * @param batchSize rows deleted per transaction, so that no clean-up holds long locks; default 500
      */

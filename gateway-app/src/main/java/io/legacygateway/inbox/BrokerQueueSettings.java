@@ -26,11 +26,30 @@ import org.slf4j.LoggerFactory;
  * {@code getAddressSettingsAsJSON}); if the broker cannot be asked at startup, from the reviewed
  * {@code artemis-config/broker.xml} on the classpath, which the embedded and the standalone broker boot.
  *
+ * @param redeliveryDelay       ms before the first redelivery of a rolled-back message
+ * @param redeliveryMultiplier  factor applied to the delay after each redelivery
+ * @param maxRedeliveryDelay    longest delay between two deliveries, ms
  * @param source where the values come from, for the log
  */
 public record BrokerQueueSettings(String deadLetterAddress, String deadLetterQueuePrefix,
                                   String deadLetterQueueSuffix, boolean autoCreateDeadLetterResources,
-                                  int maxDeliveryAttempts, String source) {
+                                  int maxDeliveryAttempts, long redeliveryDelay, double redeliveryMultiplier,
+                                  long maxRedeliveryDelay, String source) {
+
+    /**
+     * The longest time the broker keeps redelivering a message that fails on every delivery: the sum of the delays
+     * before deliveries 2 to {@code deliveries} ({@code redelivery-delay} times {@code redelivery-multiplier} per
+     * delivery, at most {@code max-redelivery-delay}).
+     */
+    public java.time.Duration redeliverySpan(int deliveries) {
+        double total = 0;
+        double delay = redeliveryDelay;
+        for (int i = 1; i < deliveries; i++) {
+            total += Math.min(delay, maxRedeliveryDelay);
+            delay *= redeliveryMultiplier;
+        }
+        return java.time.Duration.ofMillis(Math.round(total));
+    }
 
     private static final Logger log = LoggerFactory.getLogger(BrokerQueueSettings.class);
     /** The broker's management address (Artemis default; broker.xml does not change it). */
@@ -76,7 +95,10 @@ public record BrokerQueueSettings(String deadLetterAddress, String deadLetterQue
                 return new BrokerQueueSettings(text(json, "deadLetterAddress", null),
                         text(json, "deadLetterQueuePrefix", "DLQ."), text(json, "deadLetterQueueSuffix", ""),
                         json.path("autoCreateDeadLetterResources").asBoolean(false),
-                        json.path("maxDeliveryAttempts").asInt(10), "broker");
+                        json.path("maxDeliveryAttempts").asInt(10), json.path("redeliveryDelay").asLong(0),
+                        json.path("redeliveryMultiplier").asDouble(1.0),
+                        json.path("maxRedeliveryDelay").asLong(json.path("redeliveryDelay").asLong(0) * 10),
+                        "broker");
             } catch (JMSException | RuntimeException e) {
                 throw e;
             } catch (Exception e) {
@@ -93,7 +115,8 @@ public record BrokerQueueSettings(String deadLetterAddress, String deadLetterQue
         AddressSettings s = repository.getMatch(address);
         return new BrokerQueueSettings(s.getDeadLetterAddress() == null ? null : s.getDeadLetterAddress().toString(),
                 s.getDeadLetterQueuePrefix().toString(), s.getDeadLetterQueueSuffix().toString(),
-                s.isAutoCreateDeadLetterResources(), s.getMaxDeliveryAttempts(), BrokerXmlCustomizer.RESOURCE);
+                s.isAutoCreateDeadLetterResources(), s.getMaxDeliveryAttempts(), s.getRedeliveryDelay(),
+                s.getRedeliveryMultiplier(), s.getMaxRedeliveryDelay(), BrokerXmlCustomizer.RESOURCE);
     }
 
     private static String text(JsonNode json, String field, String fallback) {

@@ -55,10 +55,20 @@ public final class InboxConsumer implements Processor {
     private final Counter rolledBack;
     private final Counter unreachable;
     private final Timer transaction;
+    private final Timer processing;
+    private final Timer lag;
     private final AtomicLong failingSince = new AtomicLong();
+    private final java.time.Clock clock;
+    private final io.legacygateway.adapters.inbox.InboxStore store;
+    private final org.springframework.transaction.support.TransactionTemplate storeTransaction;
 
     InboxConsumer(InboxSettings settings, int maxDeliveryAttempts, InboundMessageReader reader, InboxGuard guard,
-                  DeadLetters deadLetters, List<InboxDeliveryHook> hooks, MeterRegistry meters) {
+                  DeadLetters deadLetters, List<InboxDeliveryHook> hooks, MeterRegistry meters, java.time.Clock clock,
+                  io.legacygateway.adapters.inbox.InboxStore store,
+                  org.springframework.transaction.support.TransactionTemplate storeTransaction) {
+        this.clock = clock;
+        this.store = store;
+        this.storeTransaction = storeTransaction;
         this.settings = settings;
         this.maxDeliveryAttempts = maxDeliveryAttempts;
         this.reader = reader;
@@ -86,6 +96,22 @@ public final class InboxConsumer implements Processor {
                 .tag("consumer", c).register(meters);
         transaction = Timer.builder("gateway.inbox.transaction")
                 .description("The inbox database transaction of one delivery").tag("consumer", c).register(meters);
+        processing = Timer.builder("gateway.inbox.processing")
+                .description("One delivery handled to its outcome (applied, duplicate, parked or dead-lettered):"
+                        + " validation, inbox transaction, dead-letter send").tag("consumer", c).register(meters);
+        lag = Timer.builder("gateway.inbox.lag")
+                .description("From the event's time (CloudEvents time) to its effect's commit").tag("consumer", c)
+                .register(meters);
+    }
+
+    /** The consumer's inbox table (retention). */
+    public io.legacygateway.adapters.inbox.InboxStore inboxStore() {
+        return store;
+    }
+
+    /** A transaction of the consumer's datasource. */
+    public org.springframework.transaction.support.TransactionTemplate inboxTransaction() {
+        return storeTransaction;
     }
 
     public String name() {
@@ -116,13 +142,16 @@ public final class InboxConsumer implements Processor {
         Message message = in.getJmsMessage();
         Session session = in.getJmsSession();
         int delivery = deliveryCount(message);
+        long started = System.nanoTime();
         try {
             InboundMessage inbound = reader.read(message);
             InboxGuard.Result result = transaction.record(() -> guard.apply(inbound));
             hooks.forEach(h -> h.afterDatabaseCommitBeforeAck(name(), inbound.envelope(), result.outcome()));
             done(inbound.envelope(), result, delivery);
+            processing.record(System.nanoTime() - started, java.util.concurrent.TimeUnit.NANOSECONDS);
         } catch (DeadLetterException e) {
             deadLetter(session, message, e.reason(), e.getMessage(), e.getCause(), delivery);
+            processing.record(System.nanoTime() - started, java.util.concurrent.TimeUnit.NANOSECONDS);
         } catch (TargetDatabaseUnavailableException e) {
             throw e;
         } catch (RuntimeException e) {
@@ -134,6 +163,7 @@ public final class InboxConsumer implements Processor {
             if (delivery >= maxDeliveryAttempts) {
                 deadLetter(session, message, DeadLetterReason.RETRIES_EXHAUSTED, "failed on delivery " + delivery
                         + " of " + maxDeliveryAttempts + ": " + FailureClassifier.describe(e), e, delivery);
+                processing.record(System.nanoTime() - started, java.util.concurrent.TimeUnit.NANOSECONDS);
                 return;
             }
             rolledBack.increment();
@@ -148,6 +178,9 @@ public final class InboxConsumer implements Processor {
         switch (result.outcome()) {
             case APPLIED -> {
                 applied.increment(1 + result.released());
+                if (envelope.time() != null) {
+                    lag.record(java.time.Duration.between(envelope.time(), clock.instant()).abs());
+                }
                 released.increment(result.released());
                 log.debug("Inbox '{}': applied {} {} of {}{}", name(), envelope.type(), envelope.id(),
                         envelope.subject(), result.released() == 0 ? "" : " and released " + result.released()

@@ -4,7 +4,9 @@ import io.legacygateway.adapters.inbox.InboxStore;
 import io.legacygateway.adapters.sql.Dialect;
 import io.legacygateway.adapters.sql.TableInspector;
 import io.legacygateway.adapters.sql.TableName;
+import io.legacygateway.config.DurationText;
 import io.legacygateway.config.GatewayDataSources;
+import io.legacygateway.config.GatewayProperties;
 import io.legacygateway.envelope.EnvelopeCodec;
 import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.jms.ConnectionFactory;
@@ -35,6 +37,7 @@ public class InboxConsumerFactory implements DisposableBean {
     private static final Duration BROKER_QUERY_TIMEOUT = Duration.ofSeconds(10);
 
     private final GatewayDataSources dataSources;
+    private final GatewayProperties properties;
     private final ConnectionFactory applicationConnectionFactory;
     private final MeterRegistry meters;
     private final Clock clock;
@@ -44,8 +47,10 @@ public class InboxConsumerFactory implements DisposableBean {
     private final List<ConnectionFactory> connectionFactories = new CopyOnWriteArrayList<>();
     private final List<ProducerTemplate> producers = new CopyOnWriteArrayList<>();
 
-    public InboxConsumerFactory(GatewayDataSources dataSources, ConnectionFactory applicationConnectionFactory,
-                                MeterRegistry meters, Clock clock, List<InboxDeliveryHook> hooks) {
+    public InboxConsumerFactory(GatewayProperties properties, GatewayDataSources dataSources,
+                                ConnectionFactory applicationConnectionFactory, MeterRegistry meters, Clock clock,
+                                List<InboxDeliveryHook> hooks) {
+        this.properties = properties;
         this.dataSources = dataSources;
         this.applicationConnectionFactory = applicationConnectionFactory;
         this.meters = meters;
@@ -109,6 +114,8 @@ public class InboxConsumerFactory implements DisposableBean {
             }
         }
 
+        requireRetentionCoversRedelivery(c, s.queue().address(), broker, attempts);
+
         InboxStore store = new InboxStore(dataSource, dialect, inbox, sequences, parked);
         // the database's default isolation: the inbox needs none stronger (its statements are keyed writes and locking
         // reads) and setting one costs round trips on every transaction
@@ -116,7 +123,8 @@ public class InboxConsumerFactory implements DisposableBean {
         InboxGuard guard = new InboxGuard(c, store, tx, effects, s.sequence() != null, codec, clock, hooks);
         InboundMessageReader reader = new InboundMessageReader(codec, s.accept(), s.maxPayloadBytes(), s.sequence());
         DeadLetters deadLetters = new DeadLetters(broker, s.queue(), c, clock);
-        InboxConsumer consumer = new InboxConsumer(s, attempts, reader, guard, deadLetters, hooks, meters);
+        InboxConsumer consumer = new InboxConsumer(s, attempts, reader, guard, deadLetters, hooks, meters, clock,
+                store, tx);
         consumers.add(consumer);
         log.info("Inbox consumer '{}': queue {} -> {} {} (accept {}, {} session(s), dead letters to {} after {} "
                         + "deliveries{}){}", c, s.queue(), dialect.id(), inbox, s.accept(), s.concurrentConsumers(),
@@ -124,6 +132,31 @@ public class InboxConsumerFactory implements DisposableBean {
                 s.sequence() == null ? "" : ", sequence gate on " + s.sequence(),
                 dialect.testedHere() ? "" : " [dialect NOT tested by this project]");
         return consumer;
+    }
+
+    /**
+     * Configuration lint: inbox rows must outlive every way a message can come back, or a redelivery or a dead-letter
+     * replay after its row was deleted would apply the effect again. Refuses {@code gateway.retention.inbox} shorter
+     * than the broker's redelivery span for the queue (its address settings) plus
+     * {@code gateway.dead-letters.replay-horizon}.
+     */
+    private void requireRetentionCoversRedelivery(String consumer, String address, BrokerQueueSettings broker,
+                                                  int deliveries) {
+        Duration retention = properties.retention().inbox();
+        Duration span = broker.redeliverySpan(deliveries);
+        Duration horizon = properties.deadLetters().replayHorizon();
+        Duration needed = span.plus(horizon);
+        if (retention.compareTo(needed) < 0) {
+            throw new IllegalArgumentException("gateway.retention.inbox (" + DurationText.format(retention)
+                    + ") is shorter than what inbox consumer '" + consumer + "' must remember: the broker's redelivery"
+                    + " span for '" + address + "' (" + DurationText.format(span) + ": " + deliveries
+                    + " deliveries, redelivery-delay " + broker.redeliveryDelay() + " ms x "
+                    + broker.redeliveryMultiplier() + " up to max-redelivery-delay " + broker.maxRedeliveryDelay()
+                    + " ms, from " + broker.source() + ") plus gateway.dead-letters.replay-horizon ("
+                    + DurationText.format(horizon) + ") = " + DurationText.format(needed) + ". A message redelivered or"
+                    + " replayed after its inbox row was deleted would be applied twice: raise gateway.retention.inbox"
+                    + " or lower gateway.dead-letters.replay-horizon");
+        }
     }
 
     /** The consumers created so far (operations and tests). */

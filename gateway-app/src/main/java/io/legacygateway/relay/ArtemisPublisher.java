@@ -10,9 +10,17 @@ import jakarta.jms.JMSException;
 import jakarta.jms.MessageProducer;
 import jakarta.jms.Session;
 import jakarta.jms.TextMessage;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import org.apache.activemq.artemis.api.core.ActiveMQException;
+import org.apache.activemq.artemis.api.core.SimpleString;
+import org.apache.activemq.artemis.api.core.client.ClientSession;
+import org.apache.activemq.artemis.jms.client.ActiveMQSession;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -21,11 +29,21 @@ import org.slf4j.LoggerFactory;
  * the broker has stored the batch (Artemis with {@code journal-sync-transactional=true}, its default).
  *
  * <p>Artemis rejects the commit of a whole transaction that contains one duplicate id ("Duplicate message
- * detected"), which happens when a batch is resent after a crash between publish and mark. Marking nothing would resend
- * that batch forever; marking everything would lose its new rows. So when a commit fails the batch is sent again one
- * message at a time, each send blocking until the broker has stored it; the broker silently drops the messages it
- * already holds and stores the others. (A commit that failed for another reason, for example a lost connection, is
- * in doubt; the same resend is safe for it.)
+ * detected"), which happens when a batch is resent after a crash between publish and mark, and it refuses a send it
+ * will not take (an address that is full, or that the gateway's user may not send to). Marking nothing would resend
+ * that batch forever; marking everything would lose its other rows. So when a send or the commit fails while the
+ * connection stays up, the batch is sent again one message at a time, each send blocking until the broker has stored
+ * it: the broker silently drops the messages it already holds, stores the others, and refuses exactly the messages it
+ * will not take, which are reported {@linkplain PublishResult#refused() refused} with the broker's reason. After a
+ * refused event, the later events of its aggregate are not sent ({@linkplain PublishResult#deferred() deferred}), so
+ * that they cannot overtake it.
+ *
+ * <p>Before the first send to an address on a connection, the broker is asked whether the queue exists or would be
+ * created: a message to an address that does not exist, with auto-create off, would be dropped by the broker without
+ * an error. Such events are refused instead.
+ *
+ * <p>An outage (the broker cannot be reached, the connection is lost or a call times out; see
+ * {@link #connectionLost}) throws {@link PublishException}: the caller marks and charges nothing.
  *
  * <p>Not thread-safe: one instance per relay. The connection is kept between batches and rebuilt after a failure.
  */
@@ -39,6 +57,8 @@ public final class ArtemisPublisher implements EventPublisher {
     private Session transacted;
     private MessageProducer transactedProducer;
     private final Map<String, Destination> destinations = new HashMap<>();
+    /** Addresses the broker confirmed it routes (queue exists or is created on demand), per connection. */
+    private final Set<String> routable = new HashSet<>();
     /** Set by the connection's exception listener (another thread) when the broker connection failed. */
     private volatile boolean broken;
 
@@ -48,52 +68,185 @@ public final class ArtemisPublisher implements EventPublisher {
     }
 
     @Override
-    public void publish(List<OutboundEvent> events) {
+    public PublishResult publish(List<OutboundEvent> events, boolean keepAggregateOrder) {
         if (events.isEmpty()) {
-            return;
+            return PublishResult.allConfirmed(List.of());
         }
         boolean reused = connection != null && !broken;
         try {
-            send(events);
+            return send(events, keepAggregateOrder);
         } catch (PublishException e) {
             if (!reused) {
                 throw e;
             }
             // a kept connection may have died since the last batch (broker restart): one retry on a new one
             log.debug("Relay '{}': retrying on a new connection after {}", relay, e.getMessage());
-            send(events);
+            return send(events, keepAggregateOrder);
         }
     }
 
-    private void send(List<OutboundEvent> events) {
+    private PublishResult send(List<OutboundEvent> events, boolean keepAggregateOrder) {
         try {
             open();
+            Map<OutboundEvent, String> unroutable = new IdentityHashMap<>();
             for (OutboundEvent e : events) {
-                send(transacted, transactedProducer, e);
+                String reason = unroutable(e);
+                if (reason != null) {
+                    unroutable.put(e, reason);
+                }
             }
-            try {
-                transacted.commit();
-            } catch (JMSException rolledBack) {
-                // typically "Duplicate message detected": the batch was sent before and not marked
-                rollbackQuietly();
-                log.info("Relay '{}': the broker rejected the commit of a batch of {} ({}); resending one by one, the"
-                        + " broker drops the events it already holds", relay, events.size(), firstLine(rolledBack));
-                resendOneByOne(events);
+            if (unroutable.isEmpty()) {
+                try {
+                    for (OutboundEvent e : events) {
+                        send(transacted, transactedProducer, e);
+                    }
+                    transacted.commit();
+                    return PublishResult.allConfirmed(events);
+                } catch (JMSException | RuntimeException failed) {
+                    rollbackQuietly();
+                    if (connectionLost(failed)) {
+                        throw failed;
+                    }
+                    // typically "Duplicate message detected" (the batch was sent before and not marked), or a refusal
+                    log.info("Relay '{}': the broker rejected a batch of {} ({}); sending one at a time: the broker"
+                            + " drops the events it already holds and refuses only those it does not take", relay,
+                            events.size(), firstLine(failed));
+                }
             }
+            return oneByOne(events, unroutable, keepAggregateOrder);
         } catch (JMSException | RuntimeException e) {
             reset();
             throw new PublishException("broker did not confirm a batch of " + events.size() + ": " + e, e);
         }
     }
 
-    private void resendOneByOne(List<OutboundEvent> events) throws JMSException {
+    private PublishResult oneByOne(List<OutboundEvent> events, Map<OutboundEvent, String> unroutable,
+                                   boolean keepAggregateOrder) throws JMSException {
         // Non-transacted persistent sends block until the broker has stored each message (blockOnDurableSend, the
         // default); a duplicate id makes the broker ignore that message without failing the send.
+        List<OutboundEvent> confirmed = new ArrayList<>();
+        List<PublishResult.Refusal> refused = new ArrayList<>();
+        List<OutboundEvent> deferred = new ArrayList<>();
+        Set<String> stopped = new HashSet<>();
         try (Session single = connection.createSession(false, Session.AUTO_ACKNOWLEDGE);
              MessageProducer producer = single.createProducer(null)) {
             for (OutboundEvent e : events) {
-                send(single, producer, e);
+                String aggregate = e.row().aggregateId();
+                if (keepAggregateOrder && aggregate != null && stopped.contains(aggregate)) {
+                    deferred.add(e);
+                    continue;
+                }
+                String reason = unroutable.get(e);
+                if (reason == null) {
+                    try {
+                        send(single, producer, e);
+                        confirmed.add(e);
+                        continue;
+                    } catch (JMSException | RuntimeException failed) {
+                        if (connectionLost(failed) || !alive(single, e)) {
+                            throw failed;
+                        }
+                        reason = firstLine(failed);
+                    }
+                }
+                refused.add(new PublishResult.Refusal(e, reason));
+                if (aggregate != null) {
+                    stopped.add(aggregate);
+                }
             }
+        }
+        return new PublishResult(confirmed, refused, deferred);
+    }
+
+    /**
+     * Whether a failure means the broker is gone rather than that it refused one message: the connection is not (or
+     * no longer) there, a call timed out, or its outcome is unknown.
+     */
+    boolean connectionLost(Throwable failure) {
+        if (broken) {
+            return true;
+        }
+        for (Throwable c = failure; c != null; c = next(c)) {
+            if (c instanceof ActiveMQException a) {
+                switch (a.getType()) {
+                    case NOT_CONNECTED, CONNECTION_TIMEDOUT, DISCONNECTED, UNBLOCKED, IO_ERROR, OBJECT_CLOSED,
+                         REMOTE_DISCONNECT, SESSION_CREATION_REJECTED, TRANSACTION_OUTCOME_UNKNOWN, SHUTDOWN_ERROR,
+                         TIMEOUT_EXCEPTION, INCOMPATIBLE_CLIENT_SERVER_VERSIONS -> {
+                        return true;
+                    }
+                    default -> {
+                        // a refusal of this message (security, address full, ...), or something to check below
+                    }
+                }
+            }
+            if (c instanceof jakarta.jms.IllegalStateException || c instanceof java.io.IOException) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static Throwable next(Throwable t) {
+        Throwable cause = t.getCause();
+        if (cause == null && t instanceof JMSException j) {
+            cause = j.getLinkedException();
+        }
+        return cause == t ? null : cause;
+    }
+
+    /** After a failure that does not say "connection lost": is the broker still answering this session? */
+    private boolean alive(Session session, OutboundEvent e) {
+        if (broken) {
+            return false;
+        }
+        try {
+            ClientSession core = ((ActiveMQSession) session).getCoreSession();
+            if (core.isClosed()) {
+                return false;
+            }
+            core.addressQuery(SimpleString.of(e.address()));
+            return true;
+        } catch (ActiveMQException | RuntimeException failed) {
+            return false;
+        }
+    }
+
+    /**
+     * Why the broker would drop a message to this event's address, or {@code null} when it routes it: a queue that
+     * exists or that the broker creates on demand (for a topic: an address that exists or is created; a topic without
+     * subscribers drops messages by design). Positive answers are kept for the connection's lifetime.
+     */
+    private String unroutable(OutboundEvent e) throws JMSException {
+        String key = (e.topic() ? "topic:" : "queue:") + e.address();
+        if (routable.contains(key)) {
+            return null;
+        }
+        ClientSession core = ((ActiveMQSession) transacted).getCoreSession();
+        SimpleString name = SimpleString.of(e.address());
+        try {
+            ClientSession.AddressQuery address = core.addressQuery(name);
+            boolean routes;
+            if (e.topic()) {
+                routes = address.isExists() || address.isAutoCreateAddresses();
+            } else {
+                routes = core.queueQuery(name).isExists() || (address.isAutoCreateQueues()
+                        && (address.isExists() || address.isAutoCreateAddresses()));
+            }
+            if (routes) {
+                if (routable.size() >= 10_000) {
+                    routable.clear();
+                }
+                routable.add(key);
+                return null;
+            }
+            return (e.topic() ? "topic" : "queue") + " '" + e.address() + "' does not exist on the broker and its"
+                    + " address settings do not create it (auto-create-" + (e.topic() ? "addresses" : "queues")
+                    + " is false): the broker would drop the message";
+        } catch (ActiveMQException failed) {
+            JMSException j = new JMSException(failed.getMessage());
+            j.setLinkedException(failed);
+            j.initCause(failed);
+            throw j;
         }
     }
 
@@ -157,10 +310,12 @@ public final class ArtemisPublisher implements EventPublisher {
         }
     }
 
-    private static String firstLine(Exception e) {
+    private static String firstLine(Throwable e) {
         String m = String.valueOf(e.getMessage());
         int cut = m.indexOf(" Message information");
-        return cut > 0 ? m.substring(0, cut) : m;
+        m = cut > 0 ? m.substring(0, cut) : m;
+        int newline = m.indexOf('\n');
+        return newline > 0 ? m.substring(0, newline) : m;
     }
 
     @Override
@@ -170,6 +325,7 @@ public final class ArtemisPublisher implements EventPublisher {
         transacted = null;
         transactedProducer = null;
         destinations.clear();
+        routable.clear();
         if (c != null) {
             try {
                 c.close();

@@ -5,13 +5,19 @@ import java.util.List;
 /**
  * Sends a relay's batch to the broker.
  *
- * <p>Contract: {@link #publish} returns normally only when the broker has durably accepted every event of the batch
- * (or already held it, recognised by its duplicate-detection id). When it throws, any subset of the batch may have
- * reached the broker: the caller must not mark any row, and a later resend is deduplicated by event id.
+ * <p>Contract: {@link #publish} returns one outcome per event ({@link PublishResult}): confirmed only when the broker
+ * has durably accepted it (or already held it, recognised by its duplicate-detection id); refused when the broker
+ * refused that event while the connection stayed up. It throws {@link PublishException} when the broker cannot be
+ * reached or the connection is lost: then any subset of the batch may have reached the broker, the caller must not
+ * mark or charge any row, and a later resend is deduplicated by event id.
  */
 public interface EventPublisher extends AutoCloseable {
 
-    void publish(List<OutboundEvent> events) throws PublishException;
+    /**
+     * @param keepAggregateOrder after a refused event, send no later event of the same aggregate in this batch (report
+     *                           them deferred); false where every event must be attempted now (ZERO_WRITE)
+     */
+    PublishResult publish(List<OutboundEvent> events, boolean keepAggregateOrder) throws PublishException;
 
     @Override
     void close();

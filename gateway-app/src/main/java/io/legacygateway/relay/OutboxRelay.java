@@ -1,15 +1,18 @@
 package io.legacygateway.relay;
 
-import io.legacygateway.adapters.outbox.OutboxRejection;
+import io.legacygateway.adapters.outbox.Backlog;
+import io.legacygateway.adapters.outbox.OutboxFailure;
 import io.legacygateway.adapters.outbox.OutboxRow;
 import io.legacygateway.adapters.outbox.OutboxSource;
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
@@ -25,14 +28,19 @@ import org.springframework.transaction.support.TransactionTemplate;
  * <p>Guarantees (at-least-once, never exactly-once across the broker):
  * <ul>
  *   <li>A row is marked published only after the broker confirmed it; the mark commits in the transaction that
- *       claimed the row. If publishing fails nothing is marked and the rows stay pending.</li>
+ *       claimed the row. If the broker cannot be reached nothing is marked, no row is charged an attempt, and the relay
+ *       backs off as a whole.</li>
  *   <li>A crash after the broker confirmed and before the mark committed publishes the rows again with the same event
  *       id; the broker's duplicate detection drops them while the id is in its cache, and consumers' inboxes absorb any
  *       that get through.</li>
  *   <li>Rows of one aggregate reach the broker in outbox order, also with several relays on one table
- *       ({@link OutboxSource#behindOtherRows}).</li>
- *   <li>A row that cannot become an event is kept with its reason (on the row, or in the gateway's rejection table
- *       in modes that cannot write it there) and counted; it never blocks other rows.</li>
+ *       ({@link OutboxSource#behindOtherRows}), also when a row of it fails: its later rows wait behind it while it
+ *       waits for a retry (except in ZERO_WRITE mode, whose position has moved on).</li>
+ *   <li>A row that fails on its own (it cannot become an event, or the broker refuses it) is charged an attempt and
+ *       waits for its next retry ({@link RetryPolicy}); after {@code maxAttempts} it is parked as FAILED with its
+ *       reason. Other aggregates' rows keep flowing; with {@code failedRowPolicy BLOCK_AGGREGATE} the FAILED row's
+ *       own aggregate waits until an operator retries it. Confirmed rows are marked and failed rows charged in the same
+ *       transaction.</li>
  *   <li>The cycle runs in one transaction of the source's datasource: the legacy database in the modes that mark
  *       rows, the state datasource in ZERO_WRITE mode (whose position then moves only with a confirmed batch).</li>
  * </ul>
@@ -51,12 +59,17 @@ public final class OutboxRelay implements Processor, AutoCloseable {
     private final OutboxEventMapper mapper;
     private final EventPublisher publisher;
     private final Clock clock;
+    private final RetryJitter jitter;
     private final List<RelayCycleHook> hooks;
     private final String instance;
 
     private final Counter published;
     private final Counter rejected;
+    private final Counter refused;
+    private final Counter retries;
+    private final Counter parked;
     private final Counter failures;
+    private final Counter sampleFailures;
     private final Timer cycleTimer;
     private final Timer latency;
 
@@ -64,30 +77,59 @@ public final class OutboxRelay implements Processor, AutoCloseable {
     private Instant nextAttempt = Instant.MIN;
     private String lastFailure;
 
+    /** The last backlog sample and when it was taken; kept through sampling failures. */
+    private volatile Backlog backlog;
+    private volatile Instant sampledAt;
+
     OutboxRelay(RelaySettings settings, OutboxSource store, TransactionTemplate transaction, OutboxEventMapper mapper,
-                EventPublisher publisher, Clock clock, List<RelayCycleHook> hooks, String instance,
-                MeterRegistry meters) {
+                EventPublisher publisher, Clock clock, RetryJitter jitter, List<RelayCycleHook> hooks,
+                String instance, MeterRegistry meters) {
         this.settings = settings;
         this.store = store;
         this.transaction = transaction;
         this.mapper = mapper;
         this.publisher = publisher;
         this.clock = clock;
+        this.jitter = jitter;
         this.hooks = List.copyOf(hooks);
         this.instance = instance;
         String relay = settings.relay();
         this.published = Counter.builder("gateway.outbox.published").description("Events the broker confirmed")
                 .tag("relay", relay).register(meters);
         this.rejected = Counter.builder("gateway.outbox.rejected")
-                .description("Rows that cannot become an event, kept with their reason")
+                .description("Attempts at rows that cannot become an event (each charged as a failed attempt)")
+                .tag("relay", relay).register(meters);
+        this.refused = Counter.builder("gateway.outbox.refused")
+                .description("Attempts the broker refused for the event itself (charged as failed attempts)")
+                .tag("relay", relay).register(meters);
+        this.retries = Counter.builder("gateway.outbox.retries")
+                .description("Failed attempts after which the row waits for another attempt")
+                .tag("relay", relay).register(meters);
+        this.parked = Counter.builder("gateway.outbox.parked")
+                .description("Rows parked as FAILED after their last allowed attempt")
                 .tag("relay", relay).register(meters);
         this.failures = Counter.builder("gateway.outbox.publish.failures")
-                .description("Relay cycles rolled back because the broker or the database failed")
+                .description("Relay cycles rolled back because the broker or the database failed (no row charged)")
+                .tag("relay", relay).register(meters);
+        this.sampleFailures = Counter.builder("gateway.outbox.sample.failures")
+                .description("Backlog samples that failed (the gauges keep their last value)")
                 .tag("relay", relay).register(meters);
         this.cycleTimer = Timer.builder("gateway.outbox.cycle").description("Claim, publish and mark of one batch")
                 .tag("relay", relay).register(meters);
         this.latency = Timer.builder("gateway.outbox.publish.latency")
                 .description("From the row's time (occurred-at, else created-at) to the broker's confirmation")
+                .tag("relay", relay).register(meters);
+        Gauge.builder("gateway.outbox.pending", this, r -> r.backlog == null ? Double.NaN : r.backlog.pending())
+                .description("Rows waiting to be published (retrying rows included), sampled").baseUnit("rows")
+                .tag("relay", relay).register(meters);
+        Gauge.builder("gateway.outbox.failed", this, r -> r.backlog == null ? Double.NaN : r.backlog.failed())
+                .description("Rows parked as FAILED, sampled").baseUnit("rows").tag("relay", relay).register(meters);
+        Gauge.builder("gateway.outbox.oldest.pending.age", this, OutboxRelay::oldestPendingAge)
+                .description("Age of the first waiting row in outbox order (0 when none waits), from the last sample")
+                .baseUnit("seconds").tag("relay", relay).register(meters);
+        Gauge.builder("gateway.outbox.sample.age", this,
+                        r -> r.sampledAt == null ? Double.NaN : seconds(r.sampledAt, r.clock.instant()))
+                .description("Time since the backlog was last sampled successfully").baseUnit("seconds")
                 .tag("relay", relay).register(meters);
     }
 
@@ -97,6 +139,21 @@ public final class OutboxRelay implements Processor, AutoCloseable {
 
     public RelaySettings settings() {
         return settings;
+    }
+
+    /** Where the relay's rows come from (operations: FAILED rows, retries, retention). */
+    public OutboxSource source() {
+        return store;
+    }
+
+    /** A transaction of the source's datasource, as each cycle uses. */
+    public TransactionTemplate transaction() {
+        return transaction;
+    }
+
+    /** The last backlog sample, {@code null} before the first. */
+    public Backlog backlog() {
+        return backlog;
     }
 
     /** Called by the timer: drains the table unless a backoff after failures is still running. */
@@ -118,7 +175,7 @@ public final class OutboxRelay implements Processor, AutoCloseable {
     }
 
     /**
-     * Runs cycles while they return full batches and {@code stopping} stays false.
+     * Runs cycles while they return full batches that made progress and {@code stopping} stays false.
      *
      * @return events published
      */
@@ -129,7 +186,7 @@ public final class OutboxRelay implements Processor, AutoCloseable {
             do {
                 c = cycle();
                 total += c.published;
-            } while (c.claimed == settings.batchSize() && c.published + c.rejected > 0 && !stopping.getAsBoolean());
+            } while (c.claimed == settings.batchSize() && c.published + c.failed > 0 && !stopping.getAsBoolean());
             recovered();
         } catch (RuntimeException e) {
             failed(e);
@@ -141,44 +198,86 @@ public final class OutboxRelay implements Processor, AutoCloseable {
     Cycle cycle() {
         Timer.Sample sample = Timer.start();
         Cycle c = Objects.requireNonNull(transaction.execute(status -> {
-            List<OutboxRow> claimed = store.claim(settings.batchSize(), clock.instant());
+            Instant now = clock.instant();
+            List<OutboxRow> claimed = store.claim(settings.batchSize(), now);
             if (claimed.isEmpty()) {
-                return new Cycle(0, 0, 0);
+                return new Cycle(0, 0, 0, 0, 0, 0);
             }
             Set<OutboxRow> waiting = store.behindOtherRows(claimed);
+            boolean keepOrder = store.keepsOrderPerAggregate();
+            Set<String> stopped = new HashSet<>();
             List<OutboundEvent> events = new ArrayList<>(claimed.size());
-            List<OutboxRejection> rejections = new ArrayList<>();
+            List<OutboxFailure> failed = new ArrayList<>();
+            int unconvertible = 0;
             for (OutboxRow row : claimed) {
                 if (waiting.contains(row)) {
                     continue;
+                }
+                if (keepOrder && row.aggregateId() != null && stopped.contains(row.aggregateId())) {
+                    continue; // an earlier row of its aggregate failed in this batch: it must not overtake it
                 }
                 OutboxEventMapper.Result result = mapper.map(row);
                 if (result instanceof OutboxEventMapper.Mapped m) {
                     events.add(m.event());
                 } else if (result instanceof OutboxEventMapper.Rejected r) {
-                    rejections.add(r.rejection());
+                    OutboxFailure f = failure(row, r.rejection().reason(), now);
+                    failed.add(f);
+                    unconvertible++;
+                    if (row.aggregateId() != null && (!f.parked() || blocksAggregate())) {
+                        stopped.add(row.aggregateId()); // it waits for a retry (or blocks as FAILED): keep the order
+                    }
                 }
             }
-            publisher.publish(events);
-            List<OutboxRow> rows = events.stream().map(OutboundEvent::row).toList();
+            PublishResult result = publisher.publish(events, keepOrder);
+            for (PublishResult.Refusal r : result.refused()) {
+                failed.add(failure(r.event().row(), "refused by the broker: " + r.reason(), now));
+            }
+            List<OutboxRow> rows = result.confirmed().stream().map(OutboundEvent::row).toList();
             hooks.forEach(h -> h.afterPublishBeforeMark(settings.relay(), rows));
             Instant confirmed = clock.instant();
             store.markPublished(rows, confirmed, instance);
-            store.markFailed(rejections, confirmed);
-            for (OutboundEvent e : events) {
+            store.recordFailures(failed, confirmed);
+            for (OutboundEvent e : result.confirmed()) {
                 if (e.envelope().time() != null) {
                     latency.record(Duration.between(e.envelope().time(), confirmed).abs());
                 }
             }
-            rejections.forEach(r -> log.warn("Relay '{}': row {} of {} rejected ({}): {}", settings.relay(),
-                    r.row().key(), settings.table(), settings.markMode(), r.reason()));
-            return new Cycle(claimed.size(), events.size(), rejections.size());
+            failed.forEach(this::logFailure);
+            int parkedRows = (int) failed.stream().filter(OutboxFailure::parked).count();
+            return new Cycle(claimed.size(), rows.size(), failed.size(), unconvertible, result.refused().size(),
+                    parkedRows);
         }));
         sample.stop(cycleTimer);
-        // counted after commit: a rolled-back cycle published nothing that counts
+        // counted after commit: a rolled-back cycle published, charged and parked nothing
         published.increment(c.published);
-        rejected.increment(c.rejected);
+        rejected.increment(c.unconvertible);
+        refused.increment(c.refused);
+        retries.increment(c.failed - c.parked);
+        parked.increment(c.parked);
         return c;
+    }
+
+    private boolean blocksAggregate() {
+        return settings.failedRowPolicy() == RelaySettings.FailedRowPolicy.BLOCK_AGGREGATE;
+    }
+
+    private OutboxFailure failure(OutboxRow row, String reason, Instant now) {
+        int attempts = row.retryCount() + 1;
+        return new OutboxFailure(row, reason, attempts,
+                settings.retry().nextAttempt(attempts, now, jitter.next()));
+    }
+
+    private void logFailure(OutboxFailure f) {
+        if (f.parked()) {
+            log.warn("Relay '{}': row {} of {} (event {}) parked as FAILED after {} attempt(s){}: {}", settings.relay(),
+                    f.row().keyText(), settings.table(), f.row().eventId(), f.attempts(),
+                    blocksAggregate() ? "; its aggregate " + f.row().aggregateId() + " waits until it is retried" : "",
+                    f.reason());
+        } else {
+            log.warn("Relay '{}': row {} of {} (event {}) failed attempt {} of {}, next attempt at {}: {}",
+                    settings.relay(), f.row().keyText(), settings.table(), f.row().eventId(), f.attempts(),
+                    settings.retry().maxAttempts(), f.nextRetryAt(), f.reason());
+        }
     }
 
     private void failed(RuntimeException e) {
@@ -189,8 +288,9 @@ public final class OutboxRelay implements Processor, AutoCloseable {
         nextAttempt = clock.instant().plusMillis(backoff);
         String reason = rootMessage(e);
         if (!reason.equals(lastFailure) || consecutiveFailures % 20 == 1) {
-            log.warn("Relay '{}': cycle rolled back, rows stay pending (attempt {} failed, next in {} ms): {}",
-                    settings.relay(), consecutiveFailures, backoff, reason, consecutiveFailures == 1 ? e : null);
+            log.warn("Relay '{}': cycle rolled back, rows stay pending and no row is charged (attempt {} failed, next"
+                            + " in {} ms): {}", settings.relay(), consecutiveFailures, backoff, reason,
+                    consecutiveFailures == 1 ? e : null);
         }
         lastFailure = reason;
     }
@@ -202,6 +302,37 @@ public final class OutboxRelay implements Processor, AutoCloseable {
         consecutiveFailures = 0;
         lastFailure = null;
         nextAttempt = Instant.MIN;
+    }
+
+    /**
+     * Takes a backlog sample (a few cheap statements on the relay's database, outside any cycle). A failure, for
+     * example while the database is unreachable, is counted and logged; the gauges keep the last value and the sample
+     * age grows.
+     *
+     * @return whether the sample succeeded
+     */
+    public boolean sampleBacklog() {
+        try {
+            backlog = store.backlog(clock.instant());
+            sampledAt = clock.instant();
+            return true;
+        } catch (RuntimeException e) {
+            sampleFailures.increment();
+            log.debug("Relay '{}': backlog sample failed: {}", settings.relay(), rootMessage(e));
+            return false;
+        }
+    }
+
+    private double oldestPendingAge() {
+        Backlog b = backlog;
+        if (b == null) {
+            return Double.NaN;
+        }
+        return b.oldestPending() == null ? 0 : Math.max(0, seconds(b.oldestPending(), clock.instant()));
+    }
+
+    private static double seconds(Instant from, Instant to) {
+        return Duration.between(from, to).toMillis() / 1000.0;
     }
 
     private static String rootMessage(Throwable e) {
@@ -217,7 +348,10 @@ public final class OutboxRelay implements Processor, AutoCloseable {
         publisher.close();
     }
 
-    /** What one cycle did: rows claimed, published and rejected. */
-    record Cycle(int claimed, int published, int rejected) {
+    /**
+     * What one cycle did: rows claimed, published, charged a failed attempt (of which unconvertible, refused by the
+     * broker, and parked as FAILED).
+     */
+    record Cycle(int claimed, int published, int failed, int unconvertible, int refused, int parked) {
     }
 }

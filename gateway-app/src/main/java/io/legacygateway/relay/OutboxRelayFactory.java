@@ -41,18 +41,21 @@ public class OutboxRelayFactory implements DisposableBean {
     private final ConnectionFactory connectionFactory;
     private final MeterRegistry meters;
     private final Clock clock;
+    private final RetryJitter jitter;
     private final List<RelayCycleHook> hooks;
     private final EnvelopeCodec codec = new EnvelopeCodec();
     private final List<OutboxRelay> relays = new CopyOnWriteArrayList<>();
+    private final List<java.util.function.Consumer<OutboxRelay>> listeners = new CopyOnWriteArrayList<>();
 
     public OutboxRelayFactory(GatewayProperties properties, GatewayDataSources dataSources,
                               ConnectionFactory connectionFactory, MeterRegistry meters, Clock clock,
-                              List<RelayCycleHook> hooks) {
+                              RetryJitter jitter, List<RelayCycleHook> hooks) {
         this.properties = properties;
         this.dataSources = dataSources;
         this.connectionFactory = connectionFactory;
         this.meters = meters;
         this.clock = clock;
+        this.jitter = jitter;
         this.hooks = hooks;
     }
 
@@ -74,28 +77,36 @@ public class OutboxRelayFactory implements DisposableBean {
         DataSource stateDataSource = dataSources.get(s.stateDataSource(), label.apply("stateDataSource"));
         Dialect stateDialect = dataSources.dialect(s.stateDataSource());
         String source = s.dataSource() + "/" + table.name();
-        RejectionLog rejections = OutboxStore.needsRejectionLog(mapping)
+        boolean retries = s.retry().retries();
+        RejectionLog rejections = OutboxStore.needsRejectionLog(mapping, retries)
                 ? new RejectionLog(stateDataSource, stateDialect, s.relay(), source,
-                        label.apply(switch (s.markMode()) {
-                            case ZERO_WRITE -> "stateDataSource";
-                            case DELETE -> "markMode";
-                            default -> "lastErrorColumn"; // no reason column: reasons go to the gateway's table
-                        }))
+                        label.apply(s.markMode() == MarkMode.ZERO_WRITE ? "stateDataSource"
+                                : OutboxStore.rejectionLogParameter(mapping, retries)))
                 : null;
         OutboxSource store = s.markMode() == MarkMode.ZERO_WRITE
                 ? new ZeroWriteReader(dataSource, dialect, mapping, stateDataSource, stateDialect, rejections,
                         s.relay(), source, s.startFrom(), s.settleTime(), label)
-                : new OutboxStore(dataSource, dialect, mapping, rejections);
+                : new OutboxStore(dataSource, dialect, mapping, rejections, retries,
+                        s.failedRowPolicy() == RelaySettings.FailedRowPolicy.BLOCK_AGGREGATE);
+        if (s.retention() != null && !(store instanceof OutboxStore o && o.keepsPublishedRows())) {
+            throw new IllegalArgumentException(label.apply("retention") + ": deleting published rows by age needs the"
+                    + " time of publication; map publishedAtColumn (markMode " + s.markMode() + ") or set"
+                    + " retention: off");
+        }
         String txName = s.markMode() == MarkMode.ZERO_WRITE ? s.stateDataSource() : s.dataSource();
         TransactionTemplate tx = new TransactionTemplate(dataSources.transactionManager(txName));
         // read committed: the ordering check must see what other relays committed after this claim
         tx.setIsolationLevel(TransactionDefinition.ISOLATION_READ_COMMITTED);
         OutboxRelay relay = new OutboxRelay(s, store, tx,
                 new OutboxEventMapper(codec, s.source(), s.destination(), s.payloadFormat()),
-                new ArtemisPublisher(connectionFactory, s.relay()), clock, hooks, s.relay() + "@" + host(), meters);
+                new ArtemisPublisher(connectionFactory, s.relay()), clock, jitter, hooks, s.relay() + "@" + host(),
+                meters);
         relays.add(relay);
-        log.info("Outbox relay '{}': {} table {} ({}) -> {} (batch {}, poll {}){}", s.relay(), dialect.id(),
-                table.name(), s.markMode(), s.destination(), s.batchSize(), s.pollInterval(),
+        listeners.forEach(l -> l.accept(relay));
+        log.info("Outbox relay '{}': {} table {} ({}) -> {} (batch {}, poll {}, {} attempt(s), FAILED rows: {},"
+                        + " retention {}){}", s.relay(), dialect.id(), table.name(), s.markMode(), s.destination(),
+                s.batchSize(), s.pollInterval(), s.retry().maxAttempts(), s.failedRowPolicy(),
+                s.retention() == null ? "off" : io.legacygateway.config.DurationText.format(s.retention()),
                 dialect.testedHere() ? "" : " [dialect NOT tested by this project]");
         return relay;
     }
@@ -103,6 +114,17 @@ public class OutboxRelayFactory implements DisposableBean {
     /** The relays created so far (operations and tests). */
     public List<OutboxRelay> relays() {
         return List.copyOf(relays);
+    }
+
+    /** Calls {@code listener} for every relay created so far and from now on. */
+    public void onCreate(java.util.function.Consumer<OutboxRelay> listener) {
+        listeners.add(listener);
+        relays.forEach(listener);
+    }
+
+    /** The relay of that name, if one was created. */
+    public java.util.Optional<OutboxRelay> relay(String name) {
+        return relays.stream().filter(r -> r.name().equals(name)).findFirst();
     }
 
     @Override

@@ -1,6 +1,10 @@
 package io.legacygateway.relay;
 
-/** The broker did not confirm a batch. Nothing of it may be marked published; the rows stay pending. */
+/**
+ * The broker could not be reached, or the connection was lost, while a batch was sent: an outage, not a refusal of one
+ * event. Nothing of the batch may be marked published and no row is charged an attempt; the rows stay pending and the
+ * relay backs off as a whole.
+ */
 public class PublishException extends RuntimeException {
     public PublishException(String message, Throwable cause) {
         super(message, cause);

@@ -35,12 +35,24 @@ import org.apache.camel.util.TimeUtils;
  * @param startFrom    where a new ZERO_WRITE relay starts
  * @param settleTime   ZERO_WRITE on MariaDB: margin below the oldest transaction's start
  * @param naiveTimestampZone zone of timestamp columns without time zone
+ * @param retry        attempts at a row before it is parked as FAILED, and the waits between them
+ * @param failedRowPolicy whether a FAILED row holds back the later rows of its aggregate
+ * @param retention    how long published rows are kept before they are deleted; {@code null} when off
  */
 public record RelaySettings(String relay, String dataSource, TableName table, Map<String, String> columns,
                             String pendingStatus, String publishedStatus, String failedStatus,
                             PayloadFormat payloadFormat, Destination destination, String source, int batchSize,
                             Duration pollInterval, Duration maxBackoff, MarkMode markMode, String stateDataSource,
-                            ZeroWriteReader.StartFrom startFrom, Duration settleTime, ZoneId naiveTimestampZone) {
+                            ZeroWriteReader.StartFrom startFrom, Duration settleTime, ZoneId naiveTimestampZone,
+                            RetryPolicy retry, FailedRowPolicy failedRowPolicy, Duration retention) {
+
+    /** What a FAILED row means for the later rows of its aggregate. */
+    public enum FailedRowPolicy {
+        /** They are published: a FAILED row never blocks other rows. */
+        CONTINUE,
+        /** They wait until the FAILED row has been retried and published, then follow in order. */
+        BLOCK_AGGREGATE
+    }
 
     /** Template parameters, with their defaults and descriptions (the README's table is generated from the same text). */
     public enum Parameter {
@@ -67,7 +79,17 @@ public record RelaySettings(String relay, String dataSource, TableName table, Ma
         SETTLE_TIME("settleTime", "1s", "ZERO_WRITE on MariaDB: margin below the start of the oldest running"
                 + " transaction or statement before a row counts as final"),
         NAIVE_TIMESTAMP_ZONE("naiveTimestampZone", "UTC", "Time zone of timestamp columns without time zone (read and"
-                + " written), for example UTC or Europe/Berlin");
+                + " written), for example UTC or Europe/Berlin"),
+        MAX_ATTEMPTS("maxAttempts", "5", "Attempts at a row (the broker refuses it, or it cannot become an event)"
+                + " before it is parked as FAILED (1-100; 1 parks it at the first failure)"),
+        RETRY_BACKOFF("retryBackoff", "10s", "Wait after a row's first failed attempt; doubled after each further one,"
+                + " with +/-20 % jitter"),
+        MAX_RETRY_BACKOFF("maxRetryBackoff", "1h", "Longest wait between two attempts at a row"),
+        FAILED_ROW_POLICY("failedRowPolicy", "CONTINUE", "CONTINUE (later rows of a FAILED row's aggregate are"
+                + " published) or BLOCK_AGGREGATE (they wait until the FAILED row is retried and published; not in"
+                + " ZERO_WRITE mode)"),
+        RETENTION("retention", "off", "Delete published rows this long after publication, e.g. 7d (STATUS with a"
+                + " publishedAtColumn, and TIMESTAMP mode); off keeps them. FAILED rows are never deleted");
 
         private final String key;
         private final String defaultValue;
@@ -184,11 +206,38 @@ public record RelaySettings(String relay, String dataSource, TableName table, Ma
             throw new IllegalArgumentException(label(relay, "naiveTimestampZone") + ": '"
                     + p.get("naiveTimestampZone") + "' is not a time zone such as UTC, +02:00 or Europe/Berlin");
         }
+        int maxAttempts = integer(p, Parameter.MAX_ATTEMPTS, relay);
+        if (maxAttempts < 1 || maxAttempts > 100) {
+            throw new IllegalArgumentException(label(relay, "maxAttempts") + ": " + maxAttempts + " is outside 1-100");
+        }
+        Duration retryBackoff = duration(p, Parameter.RETRY_BACKOFF, relay);
+        Duration maxRetryBackoff = duration(p, Parameter.MAX_RETRY_BACKOFF, relay);
+        if (maxRetryBackoff.compareTo(retryBackoff) < 0) {
+            throw new IllegalArgumentException(label(relay, "maxRetryBackoff") + ": " + maxRetryBackoff.toMillis()
+                    + " ms is shorter than retryBackoff (" + retryBackoff.toMillis() + " ms)");
+        }
+        FailedRowPolicy policy = choice(p, Parameter.FAILED_ROW_POLICY, FailedRowPolicy.class, relay);
+        if (policy == FailedRowPolicy.BLOCK_AGGREGATE && markMode == MarkMode.ZERO_WRITE) {
+            throw new IllegalArgumentException(label(relay, "failedRowPolicy") + ": BLOCK_AGGREGATE needs rows that"
+                    + " stay claimable; ZERO_WRITE moves its position past every row, so a FAILED row cannot hold back"
+                    + " its aggregate (use CONTINUE)");
+        }
+        Duration retention = null;
+        String retentionValue = value(p, Parameter.RETENTION);
+        if (!retentionValue.equalsIgnoreCase("off")) {
+            retention = duration(p, Parameter.RETENTION, relay);
+            if (markMode == MarkMode.DELETE || markMode == MarkMode.ZERO_WRITE) {
+                throw new IllegalArgumentException(label(relay, "retention") + ": markMode " + markMode + " keeps no"
+                        + " published rows in the table (" + (markMode == MarkMode.DELETE ? "the relay deletes them"
+                        : "the legacy owner decides what stays") + "); set retention: off");
+            }
+        }
         return new RelaySettings(relay, dataSource, table, columns, status(p, Parameter.PENDING_STATUS, relay),
                 status(p, Parameter.PUBLISHED_STATUS, relay), status(p, Parameter.FAILED_STATUS, relay), format,
                 destination, source.isBlank() ? defaultSource : source, batchSize,
                 duration(p, Parameter.POLL_INTERVAL, relay), duration(p, Parameter.MAX_BACKOFF, relay), markMode,
-                stateDataSource, startFrom, settleTime, zone);
+                stateDataSource, startFrom, settleTime, zone, new RetryPolicy(maxAttempts, retryBackoff,
+                maxRetryBackoff), policy, retention);
     }
 
     private static <E extends Enum<E>> E choice(Map<String, String> p, Parameter parameter, Class<E> type,
@@ -242,7 +291,7 @@ public record RelaySettings(String relay, String dataSource, TableName table, Ma
             return Duration.ofMillis(ms);
         } catch (RuntimeException e) {
             throw new IllegalArgumentException(label(relay, parameter.key()) + ": '" + p.get(parameter.key())
-                    + "' is not a positive duration such as 500ms, 2s or 1m");
+                    + "' is not a positive duration such as 500ms, 2s, 1m or 7d");
         }
     }
 }

@@ -21,7 +21,8 @@ import org.springframework.test.context.DynamicPropertySource;
 
 /**
  * Failure window: the broker is down (killed, as in a crash) while rows wait. The relay's cycles roll back, nothing is
- * marked, failures are counted; once the broker is back every row is published exactly once and marked.
+ * marked, no row is charged a failed attempt, failures are counted; once the broker is back every row is published
+ * exactly once and marked.
  * Standalone broker process, PostgreSQL.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.NONE)
@@ -55,6 +56,9 @@ class BrokerDownDuringPublishTest extends RelayTestSupport {
             assertThat(rows.count("PENDING")).isEqualTo(50);
             assertThat(rows.count("PUBLISHED")).isZero();
             assertThat(meters.counter("gateway.outbox.publish.failures", "relay", relay.name()).count()).isEqualTo(2.0);
+            assertThat(rows.jdbc().queryForObject("SELECT COUNT(*) FROM outbox WHERE retry_count > 0"
+                    + " OR next_retry_at IS NOT NULL OR last_error IS NOT NULL", Integer.class))
+                    .as("an outage charges no row an attempt").isZero();
         } finally {
             artemis.start();
         }

@@ -116,7 +116,7 @@ abstract class OutboxRelayContractTest extends RelayTestSupport {
         String badTrace = rows.insert("order-4", "OrderCreated", "{\"ok\":4}");
         rows.jdbc().update("UPDATE outbox SET trace_id = 'garbage' WHERE id = ?", badTrace);
         String good2 = rows.insert("order-2", "OrderPaid", "{\"ok\":5}");
-        OutboxRelay relay = relay(unique("bad"), "queue:" + queue, Map.of());
+        OutboxRelay relay = relay(unique("bad"), "queue:" + queue, Map.of("maxAttempts", "1"));
 
         assertThat(drain(relay)).isEqualTo(2);
         assertThat(drain(relay)).isZero();

@@ -34,6 +34,52 @@ class RelaySettingsTest {
         assertThat(s.stateDataSource()).isEqualTo("legacy");
         assertThat(s.naiveTimestampZone()).isEqualTo(java.time.ZoneId.of("UTC"));
         assertThat(s.settleTime()).isEqualTo(Duration.ofSeconds(1));
+        assertThat(s.retry()).isEqualTo(new RetryPolicy(5, Duration.ofSeconds(10), Duration.ofHours(1)));
+        assertThat(s.failedRowPolicy()).isEqualTo(RelaySettings.FailedRowPolicy.CONTINUE);
+        assertThat(s.retention()).as("off").isNull();
+    }
+
+    @Test
+    void theRetryWaitDoublesUpToItsMaximumWithJitterAroundIt() {
+        RetryPolicy policy = new RetryPolicy(5, Duration.ofSeconds(10), Duration.ofSeconds(60));
+        java.time.Instant now = java.time.Instant.parse("2026-11-29T10:00:00Z");
+        assertThat(policy.nextAttempt(1, now, 0.5)).isEqualTo(now.plusSeconds(10));
+        assertThat(policy.nextAttempt(2, now, 0.5)).isEqualTo(now.plusSeconds(20));
+        assertThat(policy.nextAttempt(3, now, 0.5)).isEqualTo(now.plusSeconds(40));
+        assertThat(policy.nextAttempt(4, now, 0.5)).as("at most maxRetryBackoff").isEqualTo(now.plusSeconds(60));
+        assertThat(policy.nextAttempt(5, now, 0.5)).as("parked after maxAttempts").isNull();
+        assertThat(policy.nextAttempt(1, now, 0.0)).as("-20 %").isEqualTo(now.plusSeconds(8));
+        assertThat(policy.nextAttempt(2, now, 0.999)).as("+20 %").isEqualTo(now.plusMillis(23_992));
+        assertThat(policy.nextAttempt(4, now, 0.999)).as("jitter never exceeds the maximum").isEqualTo(now.plusSeconds(60));
+    }
+
+    @Test
+    void retentionIsADurationOrOff() {
+        Map<String, Object> p = valid();
+        p.put("retention", "7d");
+        assertThat(RelaySettings.parse(p, "urn:x", "legacy").retention()).isEqualTo(Duration.ofDays(7));
+        p.put("retention", "OFF");
+        assertThat(RelaySettings.parse(p, "urn:x", "legacy").retention()).isNull();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
+            "markMode=DELETE,retention=7d|parameter 'retention': markMode DELETE keeps no published rows",
+            "markMode=ZERO_WRITE,retention=1d|parameter 'retention': markMode ZERO_WRITE keeps no published rows",
+            "markMode=ZERO_WRITE,failedRowPolicy=BLOCK_AGGREGATE|parameter 'failedRowPolicy': BLOCK_AGGREGATE needs rows",
+            "maxAttempts=0|parameter 'maxAttempts': 0 is outside 1-100",
+            "retryBackoff=1m,maxRetryBackoff=30s|parameter 'maxRetryBackoff': 30000 ms is shorter than retryBackoff",
+            "failedRowPolicy=STOP|parameter 'failedRowPolicy': 'STOP' is not one of [CONTINUE, BLOCK_AGGREGATE]",
+            "retention=soon|parameter 'retention': 'soon' is not a positive duration"
+    })
+    void retryAndRetentionParametersThatContradictTheModeFailNamingThem(String parameters, String message) {
+        Map<String, Object> p = valid();
+        for (String kv : parameters.split(",")) {
+            p.put(kv.split("=")[0], kv.split("=")[1]);
+        }
+        assertThatThrownBy(() -> RelaySettings.parse(p, "urn:x", "legacy"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("outbox-relay 'orders' " + message);
     }
 
     @ParameterizedTest(name = "{0}={1}")

@@ -39,6 +39,8 @@ public final class InboxStore {
     private final String findParkedSql;
     private final String parkSql;
     private final String unparkSql;
+    private final String retentionSelectSql;
+    private final String retentionDeleteSql;
 
     /**
      * @param inbox     the inbox table (columns {@code message_id, consumer_name, processed_at})
@@ -53,6 +55,8 @@ public final class InboxStore {
         }
         this.jdbc = new NamedParameterJdbcTemplate(dataSource);
         this.recordSql = dialect.sql("inbox.record", Map.of("table", dialect.quote(inbox)));
+        this.retentionSelectSql = dialect.sql("inbox.retention.select", Map.of("table", dialect.quote(inbox)));
+        this.retentionDeleteSql = dialect.sql("inbox.retention.delete", Map.of("table", dialect.quote(inbox)));
         boolean gate = sequences != null && parked != null;
         String seq = gate ? dialect.quote(sequences) : null;
         String park = gate ? dialect.quote(parked) : null;
@@ -83,6 +87,23 @@ public final class InboxStore {
                 .addValue("messageId", messageId)
                 .addValue("consumer", consumer)
                 .addValue("processedAt", Timestamp.from(processedAt))) == 1;
+    }
+
+    /**
+     * Deletes one bounded batch of a consumer's inbox rows processed before {@code cutoff}, oldest first, by key. Run
+     * each batch in a short transaction of its own (or autocommit); parked messages and sequences are not touched.
+     *
+     * @return rows selected for deletion; fewer than {@code batchSize} when no older row is left
+     */
+    public int deleteProcessedBefore(String consumer, Instant cutoff, int batchSize) {
+        MapSqlParameterSource p = new MapSqlParameterSource().addValue("consumer", consumer)
+                .addValue("cutoff", Timestamp.from(cutoff)).addValue("limit", batchSize);
+        List<String> ids = jdbc.queryForList(retentionSelectSql, p, String.class);
+        if (ids.isEmpty()) {
+            return 0;
+        }
+        jdbc.update(retentionDeleteSql, p.addValue("ids", ids));
+        return ids.size();
     }
 
     /**

@@ -19,6 +19,13 @@ public record OutboxRow(Object key, String keyText, Object order, String eventId
                         Instant createdAt, String correlationId, String causationId, String trace, int retryCount,
                         String problem) {
 
+    /** The same row with its failed attempts as the gateway's own table counts them. */
+    public OutboxRow withRetryCount(int attempts) {
+        return attempts == retryCount ? this : new OutboxRow(key, keyText, order, eventId, aggregateType, aggregateId,
+                eventType, eventVersion, payload, occurredAt, createdAt, correlationId, causationId, trace, attempts,
+                problem);
+    }
+
     /** A row read without conversion problems, its key text being the key's string form (tests, fixtures). */
     public OutboxRow(Object key, Object order, String eventId, String aggregateType, String aggregateId,
                      String eventType, Object eventVersion, String payload, Instant occurredAt, Instant createdAt,

@@ -18,7 +18,7 @@ import java.util.Map;
 final class OutboxRowReader {
 
     private final OutboxMapping mapping;
-        private final Map<OutboxColumn, Integer> position = new EnumMap<>(OutboxColumn.class);
+    private final Map<OutboxColumn, Integer> position = new EnumMap<>(OutboxColumn.class);
     private final String selectList;
     private final int keyTextIndex;
 
@@ -54,6 +54,11 @@ final class OutboxRowReader {
     /** The quoted mapped columns, then the key as text; {@link #read} expects exactly these. */
     String selectList() {
         return selectList;
+    }
+
+    /** How many columns {@link #selectList()} has; columns a caller appends follow at the next indexes. */
+    int columnCount() {
+        return keyTextIndex;
     }
 
     OutboxRow read(ResultSet rs) throws SQLException {

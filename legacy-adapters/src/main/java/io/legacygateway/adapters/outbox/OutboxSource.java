@@ -1,6 +1,7 @@
 package io.legacygateway.adapters.outbox;
 
 import java.time.Instant;
+import java.util.Collection;
 import java.util.List;
 import java.util.Set;
 
@@ -10,30 +11,62 @@ import java.util.Set;
  * position of its own).
  *
  * <p>Contract: the relay calls {@link #claim}, then {@link #behindOtherRows}, publishes, then {@link #markPublished}
- * and {@link #markFailed}, all inside one transaction of the source's {@link #transactionDataSource()}. Nothing a
+ * and {@link #recordFailures}, all inside one transaction of the source's {@link #transactionDataSource()}. Nothing a
  * source records becomes visible unless that transaction commits, so a cycle that fails after the claim leaves every
- * row to be published again (at-least-once).
+ * row to be published again (at-least-once), and charges no row an attempt.
+ *
+ * <p>A failed attempt leaves the row waiting until its next retry time (its aggregate's later rows wait behind it
+ * where the source keeps order per aggregate), or parks it as FAILED. A FAILED row is never claimed again until
+ * {@link #retry} makes it due; whether it holds back its aggregate is the source's {@code failedRowPolicy}.
  */
 public interface OutboxSource {
 
     OutboxMapping mapping();
 
-    /** The datasource whose transaction the relay must run each cycle in. */
+    /** The datasource whose transaction the relay must run each cycle (and an operator's retry) in. */
     javax.sql.DataSource transactionDataSource();
 
     /**
-     * Up to {@code limit} rows to publish now, in publication order.
+     * Up to {@code limit} rows to publish now, in publication order, each with its failed attempts so far.
      *
-     * @param now rows whose next-retry time lies after {@code now} are not claimed
+     * @param now rows whose next-retry time lies after {@code now} are not claimed, nor the later rows of their
+     *            aggregate
      */
     List<OutboxRow> claim(int limit, Instant now);
 
     /** The claimed rows that must not be published in this cycle because an earlier row of their aggregate waits. */
     Set<OutboxRow> behindOtherRows(List<OutboxRow> claimed);
 
+    /**
+     * Whether a claimed row the relay leaves alone in a cycle (held back behind an earlier row of its aggregate) is
+     * claimed again later. False for {@link ZeroWriteReader}, whose position has moved past every row it returned: it
+     * must publish or record each of them.
+     */
+    boolean keepsOrderPerAggregate();
+
     /** Records rows as published; call only after the broker confirmed them. */
     void markPublished(List<OutboxRow> rows, Instant publishedAt, String publisher);
 
-    /** Keeps rejected rows with their reason: never dropped, no longer claimed, never blocking other rows. */
-    void markFailed(List<OutboxRejection> rejections, Instant at);
+    /**
+     * Records failed attempts: the row waits for its next retry with the attempt count and the reason, or is parked as
+     * FAILED (never dropped, no longer claimed).
+     */
+    void recordFailures(List<OutboxFailure> failures, Instant at);
+
+    /** Rows parked as FAILED, in outbox order (or, where only the gateway's table knows them, oldest failure first). */
+    List<FailedRow> failed(int limit);
+
+    /** The FAILED rows among these keys (as text, as {@link FailedRow#row()} renders them). */
+    List<FailedRow> failed(Collection<String> keys);
+
+    /**
+     * An operator's retry, in the caller's transaction on {@link #transactionDataSource()}: the rows become due now
+     * with no failed attempts counted. Rows no longer FAILED are left alone.
+     *
+     * @return how many rows were made due
+     */
+    int retry(List<FailedRow> rows);
+
+    /** Pending and FAILED counts and the oldest waiting row's time: a few cheap statements, outside any cycle. */
+    Backlog backlog(Instant now);
 }

@@ -1,10 +1,12 @@
 package io.legacygateway.adapters.outbox;
 
 import static io.legacygateway.adapters.outbox.OutboxColumn.AGGREGATE_ID;
+import static io.legacygateway.adapters.outbox.OutboxColumn.CREATED_AT;
 import static io.legacygateway.adapters.outbox.OutboxColumn.KEY;
 import static io.legacygateway.adapters.outbox.OutboxColumn.LAST_ERROR;
 import static io.legacygateway.adapters.outbox.OutboxColumn.LOCKED_BY;
 import static io.legacygateway.adapters.outbox.OutboxColumn.NEXT_RETRY_AT;
+import static io.legacygateway.adapters.outbox.OutboxColumn.OCCURRED_AT;
 import static io.legacygateway.adapters.outbox.OutboxColumn.ORDER;
 import static io.legacygateway.adapters.outbox.OutboxColumn.PUBLISHED_AT;
 import static io.legacygateway.adapters.outbox.OutboxColumn.RETRY_COUNT;
@@ -13,7 +15,7 @@ import static io.legacygateway.adapters.outbox.OutboxColumn.STATUS;
 import io.legacygateway.adapters.sql.Dialect;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Collections;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -24,17 +26,26 @@ import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
  * Claims and marks rows of one outbox table in the mark modes that write to it ({@link MarkMode#STATUS},
- * {@link MarkMode#TIMESTAMP}, {@link MarkMode#DELETE}). Every method must run inside the caller's database transaction
- * on the same {@link DataSource}: the row locks taken by {@link #claim} are what keeps two relays apart, and they last
- * until that transaction ends. Marks written in that transaction become visible only when it commits.
+ * {@link MarkMode#TIMESTAMP}, {@link MarkMode#DELETE}). Every cycle method must run inside the caller's database
+ * transaction on the same {@link DataSource}: the row locks taken by {@link #claim} are what keeps two relays apart,
+ * and they last until that transaction ends. Marks written in that transaction become visible only when it commits.
  *
  * <p>Guarantees: a row is returned by {@code claim} only while no other open transaction holds it ({@code FOR UPDATE
  * SKIP LOCKED}); {@link #behindOtherRows} removes rows whose aggregate has an earlier waiting row this claim does not
- * hold, so that two relays never publish one aggregate out of order. A rejected row is parked (status, processed time,
- * or, in DELETE mode, left in place and skipped) with its reason on the row or in the {@link RejectionLog}. Not
- * guaranteed: order between rows whose transactions commit out of insertion order (the visibility gap; see the README).
+ * hold, so that two relays never publish one aggregate out of order. Not guaranteed: order between rows whose
+ * transactions commit out of insertion order (the visibility gap; see the README).
+ *
+ * <p>Failed attempts: a row that waits for its next retry is not claimed before its time, and neither are the later
+ * rows of its aggregate (the claim skips them, so they never crowd out other aggregates' rows). The attempt count and
+ * next retry time live on the row when it has {@code retry_count} and {@code next_retry_at} columns, otherwise in the
+ * {@link RejectionLog}. A parked (FAILED) row: STATUS sets the failed status; TIMESTAMP stamps the processed time and
+ * records the row as FAILED in the log (which is what tells it from a published row); DELETE leaves it in place,
+ * recorded in the log. With {@code blockAggregate} (failedRowPolicy BLOCK_AGGREGATE) a FAILED row also counts as an
+ * earlier waiting row of its aggregate, in the claim and in {@link #behindOtherRows}, until an operator retries it.
  */
 public final class OutboxStore implements OutboxSource {
+
+    private static final String T_ALIAS = "gw_b";
 
     private final DataSource dataSource;
     private final JdbcTemplate jdbc;
@@ -42,73 +53,84 @@ public final class OutboxStore implements OutboxSource {
     private final OutboxMapping mapping;
     private final MarkMode mode;
     private final OutboxRowReader reader;
-    private final RejectionLog rejections;
-    private final String claimSql;
-    private final String pendingSql;
+    private final RejectionLog log;
+    private final boolean retries;
+    private final boolean blockAggregate;
+    private final boolean attemptsOnRow;
+    private final String table;
     private final String publishedSql;
-    private final String failedSql;
+    /** Keys of the last claim that have an entry in the log (cleared when published). Cycles are sequential. */
+    private volatile Set<String> recorded = Set.of();
 
     /**
-     * @param rejections where reasons go that the row cannot hold; required in DELETE mode and when the table has no
-     *                   reason column, and then it must live in this datasource
+     * @param log            the gateway's record of failed rows; required when {@link #needsRejectionLog} says so, and
+     *                       then it must live in this datasource
+     * @param retries        whether failed rows are attempted again (maxAttempts above 1)
+     * @param blockAggregate whether a FAILED row holds back the later rows of its aggregate
      */
-    public OutboxStore(DataSource dataSource, Dialect dialect, OutboxMapping mapping, RejectionLog rejections) {
+    public OutboxStore(DataSource dataSource, Dialect dialect, OutboxMapping mapping, RejectionLog log,
+                       boolean retries, boolean blockAggregate) {
         this.mode = mapping.markMode();
         if (!mode.writesToTable()) {
             throw new IllegalArgumentException(mode + " does not claim rows; use " + ZeroWriteReader.class.getSimpleName());
         }
-        if (needsRejectionLog(mapping) && (rejections == null || rejections.dataSource() != dataSource)) {
+        if (needsRejectionLog(mapping, retries) && (log == null || log.dataSource() != dataSource)) {
             throw new IllegalArgumentException("markMode " + mode + " needs the rejection log in the table's datasource");
         }
         this.dataSource = dataSource;
         this.jdbc = new JdbcTemplate(dataSource);
         this.dialect = dialect;
         this.mapping = mapping;
-        this.reader = new OutboxRowReader(dialect, mapping, dialect.quote(mapping.table().name()));
-        this.rejections = rejections;
-
-        this.pendingSql = pending();
-        String claimable = mapping.has(NEXT_RETRY_AT)
-                ? pendingSql + " AND " + dialect.sql("outbox.claimable.retryDue",
-                        Map.of("nextRetryAt", q(mapping.column(NEXT_RETRY_AT))))
-                : pendingSql;
-        this.claimSql = dialect.sql("outbox.claim", Map.of("columns", reader.selectList(), "table", table(),
-                "claimable", claimable, "order", q(mapping.column(ORDER))));
+        this.table = dialect.quote(mapping.table().name());
+        this.reader = new OutboxRowReader(dialect, mapping, table);
+        this.log = log;
+        this.retries = retries;
+        this.blockAggregate = blockAggregate;
+        this.attemptsOnRow = attemptsOnRow(mapping);
 
         if (mode == MarkMode.DELETE) {
-            this.publishedSql = dialect.sql("outbox.delete", Map.of("table", table(), "key", q(mapping.column(KEY))));
-            this.failedSql = null;
+            this.publishedSql = dialect.sql("outbox.delete", Map.of("table", table, "key", q(mapping.column(KEY))));
         } else {
             List<String> published = new ArrayList<>();
-            List<String> failed = new ArrayList<>();
             if (mode == MarkMode.STATUS) {
                 published.add(assign(STATUS));
-                failed.add(assign(STATUS));
             }
             if (mapping.has(PUBLISHED_AT)) {
                 published.add(assign(PUBLISHED_AT));
-                if (mode == MarkMode.TIMESTAMP) {
-                    failed.add(assign(PUBLISHED_AT));
-                }
             }
             if (mapping.has(LOCKED_BY)) {
                 published.add(assign(LOCKED_BY));
             }
-            if (mapping.has(LAST_ERROR)) {
-                failed.add(assign(LAST_ERROR));
-            }
-            if (mapping.has(RETRY_COUNT)) {
-                failed.add(dialect.sql("assign.increment", Map.of("column", q(mapping.column(RETRY_COUNT)))));
-            }
             this.publishedSql = mark(published);
-            this.failedSql = mark(failed);
         }
     }
 
-    /** Whether rejected rows of this mapping need the gateway's {@link RejectionLog}. */
-    public static boolean needsRejectionLog(OutboxMapping mapping) {
-        return mapping.markMode() == MarkMode.DELETE || mapping.markMode() == MarkMode.ZERO_WRITE
-                || !mapping.has(LAST_ERROR);
+    /** Whether failed attempts and next retry times are kept on the row itself. */
+    public static boolean attemptsOnRow(OutboxMapping mapping) {
+        return (mapping.markMode() == MarkMode.STATUS || mapping.markMode() == MarkMode.TIMESTAMP)
+                && mapping.has(RETRY_COUNT) && mapping.has(NEXT_RETRY_AT);
+    }
+
+    /**
+     * Whether this mapping needs the gateway's {@link RejectionLog}: always in TIMESTAMP, DELETE and ZERO_WRITE mode;
+     * in STATUS mode when the table has no reason column or, with retries, no retry-count and next-retry columns.
+     */
+    public static boolean needsRejectionLog(OutboxMapping mapping, boolean retries) {
+        if (mapping.markMode() != MarkMode.STATUS) {
+            return true;
+        }
+        return !mapping.has(LAST_ERROR) || (retries && !attemptsOnRow(mapping));
+    }
+
+    /** The parameter that makes the log necessary, for error messages. */
+    public static String rejectionLogParameter(OutboxMapping mapping, boolean retries) {
+        if (mapping.markMode() != MarkMode.STATUS) {
+            return "markMode";
+        }
+        if (!mapping.has(LAST_ERROR)) {
+            return LAST_ERROR.parameter();
+        }
+        return mapping.has(RETRY_COUNT) ? NEXT_RETRY_AT.parameter() : RETRY_COUNT.parameter();
     }
 
     @Override
@@ -121,46 +143,137 @@ public final class OutboxStore implements OutboxSource {
         return dataSource;
     }
 
-    /** The condition of a waiting row in this mode, without the retry-due part. */
-    private String pending() {
+    @Override
+    public boolean keepsOrderPerAggregate() {
+        return true;
+    }
+
+    // ---- conditions, qualified with the table name or an alias so that subqueries over the same table work
+
+    private String col(String qualifier, OutboxColumn c) {
+        return qualifier + "." + q(mapping.column(c));
+    }
+
+    private String keyText(String qualifier) {
+        return OutboxRowReader.keyText(dialect, mapping, qualifier);
+    }
+
+    private String condition(String name, String column) {
+        return dialect.sql(name, Map.of("column", column));
+    }
+
+    /** A row waiting to be published (also while it waits for a retry). */
+    private Fragment pending(String t) {
         return switch (mode) {
-            case STATUS -> dialect.sql("outbox.claimable.status", Map.of("status", q(mapping.column(STATUS))));
-            case TIMESTAMP -> dialect.sql("outbox.claimable.unprocessed",
-                    Map.of("processedAt", q(mapping.column(PUBLISHED_AT))));
-            case DELETE -> rejections.notRejected(OutboxRowReader.keyText(dialect, mapping, table()));
+            case STATUS -> Fragment.of(condition("condition.equals", col(t, STATUS)),
+                    mapping.statusBind(mapping.pendingValue()));
+            case TIMESTAMP -> Fragment.of(condition("condition.isNull", col(t, PUBLISHED_AT)));
+            case DELETE -> log.failed(keyText(t)).not();
             case ZERO_WRITE -> throw new IllegalStateException();
         };
     }
 
-    private void pendingBinds(List<Object> binds) {
-        if (mode == MarkMode.STATUS) {
-            binds.add(mapping.statusBind(mapping.pendingValue()));
-        } else if (mode == MarkMode.DELETE) {
-            binds.add(rejections.source());
-        }
+    /** A row parked as FAILED. */
+    private Fragment failed(String t) {
+        return switch (mode) {
+            case STATUS -> Fragment.of(condition("condition.equals", col(t, STATUS)),
+                    mapping.statusBind(mapping.failedValue()));
+            case TIMESTAMP -> Fragment.of(condition("condition.isNotNull", col(t, PUBLISHED_AT)))
+                    .and(log.failed(keyText(t)));
+            case DELETE -> log.failed(keyText(t));
+            case ZERO_WRITE -> throw new IllegalStateException();
+        };
     }
 
+    /** A row that waits for a later retry; {@code null} when no row can. */
+    private Fragment notDue(String t, Instant now) {
+        Fragment f = null;
+        if (mapping.has(NEXT_RETRY_AT)) {
+            f = Fragment.of(condition("condition.after", col(t, NEXT_RETRY_AT)), nextRetryBind(now));
+        }
+        if (log != null && retries && !attemptsOnRow) {
+            Fragment logged = log.notDue(keyText(t), now);
+            f = f == null ? logged : f.or(logged);
+        }
+        return f;
+    }
+
+    /** Claimable now: waiting, due, and not behind a blocking row of its aggregate. */
+    private Fragment claimable(Instant now) {
+        Fragment c = pending(table);
+        if (mapping.has(NEXT_RETRY_AT)) {
+            c = c.and(Fragment.of(dialect.sql("outbox.claimable.retryDue",
+                    Map.of("nextRetryAt", col(table, NEXT_RETRY_AT))), nextRetryBind(now)));
+        }
+        if (log != null && retries && !attemptsOnRow) {
+            c = c.and(log.notDue(keyText(table), now).not());
+        }
+        Fragment blocker = null;
+        Fragment waitingLater = notDue(T_ALIAS, now);
+        if (waitingLater != null) {
+            blocker = pending(T_ALIAS).and(waitingLater);
+        }
+        if (blockAggregate) {
+            blocker = blocker == null ? failed(T_ALIAS) : blocker.or(failed(T_ALIAS));
+        }
+        if (blocker != null) {
+            c = c.and(new Fragment(dialect.sql("outbox.blockedBy", Map.of("table", table,
+                    "aggregateId", q(mapping.column(AGGREGATE_ID)), "order", q(mapping.column(ORDER)),
+                    "outer", table, "blocker", blocker.sql())), blocker.binds()).not());
+        }
+        return c;
+    }
+
+    /** What counts as an earlier waiting row for the ordering check. */
+    private Fragment waiting() {
+        return blockAggregate ? pending(table).or(failed(table)) : pending(table);
+    }
+
+    private Object nextRetryBind(Instant now) {
+        return mapping.kind(NEXT_RETRY_AT).bindInstant(now, mapping.naiveZone());
+    }
+
+    // ---- the cycle
+
     /**
-     * Locks and returns up to {@code limit} claimable rows in outbox order, skipping rows other transactions hold.
-     *
-     * @param now rows whose next-retry time lies after {@code now} are not claimable
+     * Locks and returns up to {@code limit} claimable rows in outbox order, skipping rows other transactions hold, rows
+     * not due yet, and the later rows of an aggregate whose earlier row waits for a retry (or is FAILED, with
+     * {@code blockAggregate}).
      */
     @Override
     public List<OutboxRow> claim(int limit, Instant now) {
-        List<Object> binds = new ArrayList<>();
-        pendingBinds(binds);
-        if (mapping.has(NEXT_RETRY_AT)) {
-            binds.add(mapping.kind(NEXT_RETRY_AT).bindInstant(now, mapping.naiveZone()));
-        }
+        Fragment c = claimable(now);
+        List<Object> binds = new ArrayList<>(c.binds());
         binds.add(limit);
-        return jdbc.query(claimSql, (rs, n) -> reader.read(rs), binds.toArray());
+        String sql = dialect.sql("outbox.claim", Map.of("columns", reader.selectList(), "table", table,
+                "claimable", c.sql(), "order", q(mapping.column(ORDER))));
+        List<OutboxRow> rows = jdbc.query(sql, (rs, n) -> reader.read(rs), binds.toArray());
+        return withLoggedAttempts(rows);
+    }
+
+    /** Looks up the claimed rows' entries in the log: their attempts (where the row has none) and what to clear. */
+    private List<OutboxRow> withLoggedAttempts(List<OutboxRow> rows) {
+        if (log == null || rows.isEmpty()) {
+            recorded = Set.of();
+            return rows;
+        }
+        Map<String, RejectionLog.Entry> entries = log.entries(rows.stream().map(OutboxRow::keyText).toList());
+        recorded = Set.copyOf(entries.keySet());
+        if (attemptsOnRow || entries.isEmpty()) {
+            return rows;
+        }
+        return rows.stream().map(r -> {
+            RejectionLog.Entry e = entries.get(r.keyText());
+            return e == null ? r : r.withRetryCount(e.attempts());
+        }).toList();
     }
 
     /**
      * The claimed rows that must wait: for each aggregate, every claimed row that comes after a waiting row of the same
-     * aggregate this claim does not hold (held by another relay, or not due yet). Publishing it now would overtake that
-     * row. Concurrent claims can interleave (relay one holds rows 1 and 3 of an aggregate, relay two row 2), so the
-     * check is against the first waiting row not held here, not only against the aggregate's first waiting row.
+     * aggregate this claim does not hold (held by another relay, not due yet, or FAILED with {@code blockAggregate}).
+     * Publishing it now would overtake that row. Concurrent claims can interleave (relay one holds rows 1 and 3 of an
+     * aggregate, relay two row 2), so the check is against the first waiting row not held here, not only against the
+     * aggregate's first waiting row.
      */
     @Override
     public Set<OutboxRow> behindOtherRows(List<OutboxRow> claimed) {
@@ -173,18 +286,18 @@ public final class OutboxStore implements OutboxSource {
         if (byAggregate.isEmpty()) {
             return Set.of();
         }
-        List<Object> binds = new ArrayList<>();
-        pendingBinds(binds);
+        Fragment waiting = waiting();
+        List<Object> binds = new ArrayList<>(waiting.binds());
         byAggregate.keySet().forEach(binds::add);
         claimed.forEach(r -> binds.add(r.key()));
         String sql = dialect.sql("outbox.firstWaitingNotHeld", Map.of(
                 "aggregateId", q(mapping.column(AGGREGATE_ID)),
                 "order", q(mapping.column(ORDER)),
                 "key", q(mapping.column(KEY)),
-                "table", table(),
-                "pending", pendingSql,
-                "aggregates", String.join(", ", Collections.nCopies(byAggregate.size(), "?")),
-                "claimed", String.join(", ", Collections.nCopies(claimed.size(), "?"))));
+                "table", table,
+                "pending", waiting.sql(),
+                "aggregates", RejectionLog.marks(byAggregate.size()),
+                "claimed", RejectionLog.marks(claimed.size())));
         ColumnKind orderKind = mapping.kind(ORDER);
         Map<String, Object> firstNotHeld = new HashMap<>();
         jdbc.query(sql, rs -> {
@@ -192,14 +305,14 @@ public final class OutboxStore implements OutboxSource {
             firstNotHeld.put(mapping.kind(AGGREGATE_ID) == ColumnKind.CHAR ? rs.getString(1).stripTrailing()
                     : rs.getString(1), orderKind.readComparable(rs, 2));
         }, binds.toArray());
-        Set<OutboxRow> waiting = new LinkedHashSet<>();
+        Set<OutboxRow> waitingRows = new LinkedHashSet<>();
         byAggregate.forEach((aggregate, rows) -> {
             Object other = firstNotHeld.get(aggregate);
             if (other != null) {
-                rows.stream().filter(r -> orderKind.compare(r.order(), other) > 0).forEach(waiting::add);
+                rows.stream().filter(r -> orderKind.compare(r.order(), other) > 0).forEach(waitingRows::add);
             }
         });
-        return waiting;
+        return waitingRows;
     }
 
     /** Marks (or in DELETE mode deletes) rows published; call only after the broker confirmed them. */
@@ -222,41 +335,242 @@ public final class OutboxStore implements OutboxSource {
             binds.add(r.key());
             return binds.toArray();
         }).toList());
+        Set<String> logged = recorded;
+        if (log != null && !logged.isEmpty()) {
+            log.clear(rows.stream().map(OutboxRow::keyText).filter(logged::contains).toList());
+        }
     }
 
     /**
-     * Parks rejected rows with their reason: they are never dropped and no longer claimed. STATUS: the failed status;
-     * TIMESTAMP: the processed time; both with the reason in the reason column when mapped. DELETE: the row stays and
-     * is skipped by later claims. Without a reason column the reason goes to the {@link RejectionLog}.
+     * Records failed attempts. A row that waits for a retry keeps its waiting state, with the attempt count, next retry
+     * time and reason where the row has columns for them (and in the log where it has not). A parked row: STATUS sets
+     * the failed status; TIMESTAMP stamps the processed time; DELETE leaves the row in place; the reason goes to the
+     * reason column when mapped; the log records it in every mode that has one.
      */
     @Override
-    public void markFailed(List<OutboxRejection> rejected, Instant at) {
-        if (rejected.isEmpty()) {
+    public void recordFailures(List<OutboxFailure> failures, Instant at) {
+        if (failures.isEmpty()) {
             return;
         }
-        if (failedSql != null) {
-            jdbc.batchUpdate(failedSql, rejected.stream().map(r -> {
-                List<Object> binds = new ArrayList<>();
-                if (mode == MarkMode.STATUS) {
-                    binds.add(mapping.statusBind(mapping.failedValue()));
-                }
-                if (mode == MarkMode.TIMESTAMP) {
-                    binds.add(mapping.kind(PUBLISHED_AT).bindInstant(at, mapping.naiveZone()));
-                }
-                if (mapping.has(LAST_ERROR)) {
-                    binds.add(RejectionLog.truncate(r.reason(), 2000));
-                }
-                binds.add(r.row().key());
-                return binds.toArray();
-            }).toList());
+        if (mode != MarkMode.DELETE) {
+            List<OutboxFailure> parked = failures.stream().filter(OutboxFailure::parked).toList();
+            List<OutboxFailure> waiting = failures.stream().filter(f -> !f.parked()).toList();
+            update(parked, true, at);
+            update(waiting, false, at);
         }
-        if (needsRejectionLog(mapping)) {
-            rejections.record(rejected);
+        if (log != null) {
+            log.record(failures, at);
         }
     }
 
+    private void update(List<OutboxFailure> failures, boolean parked, Instant at) {
+        if (failures.isEmpty()) {
+            return;
+        }
+        List<String> assignments = new ArrayList<>();
+        if (parked && mode == MarkMode.STATUS) {
+            assignments.add(assign(STATUS));
+        }
+        if (parked && mode == MarkMode.TIMESTAMP) {
+            assignments.add(assign(PUBLISHED_AT));
+        }
+        if (mapping.has(LAST_ERROR)) {
+            assignments.add(assign(LAST_ERROR));
+        }
+        if (mapping.has(RETRY_COUNT)) {
+            assignments.add(assign(RETRY_COUNT));
+        }
+        if (mapping.has(NEXT_RETRY_AT)) {
+            assignments.add(parked ? assignNull(NEXT_RETRY_AT) : assign(NEXT_RETRY_AT));
+        }
+        if (assignments.isEmpty()) {
+            return;
+        }
+        jdbc.batchUpdate(mark(assignments), failures.stream().map(f -> {
+            List<Object> binds = new ArrayList<>();
+            if (parked && mode == MarkMode.STATUS) {
+                binds.add(mapping.statusBind(mapping.failedValue()));
+            }
+            if (parked && mode == MarkMode.TIMESTAMP) {
+                binds.add(mapping.kind(PUBLISHED_AT).bindInstant(at, mapping.naiveZone()));
+            }
+            if (mapping.has(LAST_ERROR)) {
+                binds.add(RejectionLog.truncate(f.reason(), RejectionLog.MAX_REASON));
+            }
+            if (mapping.has(RETRY_COUNT)) {
+                binds.add(f.attempts());
+            }
+            if (mapping.has(NEXT_RETRY_AT) && !parked) {
+                binds.add(mapping.kind(NEXT_RETRY_AT).bindInstant(f.nextRetryAt(), mapping.naiveZone()));
+            }
+            binds.add(f.row().key());
+            return binds.toArray();
+        }).toList());
+    }
+
+    // ---- operations
+
+    @Override
+    public List<FailedRow> failed(int limit) {
+        Fragment f = failed(table);
+        List<Object> binds = new ArrayList<>(f.binds());
+        binds.add(limit);
+        return failedRows(dialect.sql("outbox.select.first", Map.of("columns", failedColumns(), "table", table,
+                "condition", f.sql(), "order", q(mapping.column(ORDER)))), binds);
+    }
+
+    @Override
+    public List<FailedRow> failed(Collection<String> keys) {
+        List<FailedRow> found = new ArrayList<>();
+        Fragment f = failed(table);
+        for (List<String> chunk : RejectionLog.chunks(new LinkedHashSet<>(keys))) {
+            List<Object> binds = new ArrayList<>(f.binds());
+            binds.addAll(chunk);
+            found.addAll(failedRows(dialect.sql("outbox.select.byKeyText", Map.of("columns", failedColumns(),
+                    "table", table, "condition", f.sql(), "keyText", keyText(table),
+                    "keys", RejectionLog.marks(chunk.size()))), binds));
+        }
+        return found;
+    }
+
+    private String failedColumns() {
+        return reader.selectList() + (mapping.has(LAST_ERROR) ? ", " + q(mapping.column(LAST_ERROR)) : "");
+    }
+
+    private List<FailedRow> failedRows(String sql, List<Object> binds) {
+        int reasonIndex = reader.columnCount() + 1;
+        List<Object[]> read = jdbc.query(sql, (rs, n) -> new Object[] {reader.read(rs),
+                mapping.has(LAST_ERROR) ? rs.getString(reasonIndex) : null}, binds.toArray());
+        Map<String, RejectionLog.Entry> entries = log == null ? Map.of()
+                : log.entries(read.stream().map(r -> ((OutboxRow) r[0]).keyText()).toList());
+        List<FailedRow> rows = new ArrayList<>();
+        for (Object[] r : read) {
+            OutboxRow row = (OutboxRow) r[0];
+            RejectionLog.Entry e = entries.get(row.keyText());
+            int attempts = e != null && !attemptsOnRow ? e.attempts() : row.retryCount();
+            rows.add(new FailedRow(row.withRetryCount(attempts), e != null ? e.reason() : (String) r[1], attempts,
+                    e == null ? null : e.at()));
+        }
+        return rows;
+    }
+
+    /**
+     * Makes FAILED rows due now with no attempts counted: STATUS sets the pending status, TIMESTAMP clears the
+     * processed time; the retry count and next retry time are reset where the row has them; the log's entry becomes a
+     * due retry. Each row is changed only while it is still FAILED.
+     */
+    @Override
+    public int retry(List<FailedRow> rows) {
+        if (rows.isEmpty()) {
+            return 0;
+        }
+        List<String> keys = rows.stream().map(r -> r.row().keyText()).toList();
+        int changed;
+        if (mode == MarkMode.DELETE) {
+            changed = log.reset(keys);
+        } else {
+            List<String> assignments = new ArrayList<>();
+            List<Object> values = new ArrayList<>();
+            if (mode == MarkMode.STATUS) {
+                assignments.add(assign(STATUS));
+                values.add(mapping.statusBind(mapping.pendingValue()));
+            } else {
+                assignments.add(assignNull(PUBLISHED_AT));
+            }
+            if (mapping.has(RETRY_COUNT)) {
+                assignments.add(assign(RETRY_COUNT));
+                values.add(0);
+            }
+            if (mapping.has(NEXT_RETRY_AT)) {
+                assignments.add(assignNull(NEXT_RETRY_AT));
+            }
+            Fragment guard = failed(table);
+            String sql = dialect.sql("outbox.markIf", Map.of("table", table, "assignments",
+                    String.join(", ", assignments), "key", q(mapping.column(KEY)), "condition", guard.sql()));
+            changed = 0;
+            for (FailedRow r : rows) {
+                List<Object> binds = new ArrayList<>(values);
+                binds.add(r.row().key());
+                binds.addAll(guard.binds());
+                changed += jdbc.update(sql, binds.toArray());
+            }
+            if (log != null) {
+                log.reset(keys);
+            }
+        }
+        return changed;
+    }
+
+    @Override
+    public Backlog backlog(Instant now) {
+        Fragment p = pending(table);
+        Long pending = jdbc.queryForObject(dialect.sql("outbox.count", Map.of("table", table,
+                "condition", p.sql())), Long.class, p.binds().toArray());
+        Instant oldest = null;
+        OutboxColumn time = mapping.has(CREATED_AT) ? CREATED_AT : mapping.has(OCCURRED_AT) ? OCCURRED_AT : null;
+        if (time != null && pending != null && pending > 0) {
+            List<Object> binds = new ArrayList<>(p.binds());
+            binds.add(1);
+            List<Instant> first = jdbc.query(dialect.sql("outbox.select.first", Map.of("columns",
+                    q(mapping.column(time)), "table", table, "condition", p.sql(), "order", q(mapping.column(ORDER)))),
+                    (rs, n) -> mapping.kind(time).readInstant(rs, 1, mapping.naiveZone()), binds.toArray());
+            oldest = first.isEmpty() ? null : first.get(0);
+        }
+        long failedRows;
+        if (mode == MarkMode.STATUS) {
+            Fragment f = failed(table);
+            Long n = jdbc.queryForObject(dialect.sql("outbox.count", Map.of("table", table, "condition", f.sql())),
+                    Long.class, f.binds().toArray());
+            failedRows = n == null ? 0 : n;
+        } else {
+            failedRows = log.countFailed();
+        }
+        return new Backlog(pending == null ? 0 : pending, oldest, failedRows);
+    }
+
+    // ---- retention
+
+    /** Whether published rows stay in the table and can be deleted by age (STATUS with published-at, TIMESTAMP). */
+    public boolean keepsPublishedRows() {
+        return (mode == MarkMode.STATUS && mapping.has(PUBLISHED_AT)) || mode == MarkMode.TIMESTAMP;
+    }
+
+    /**
+     * Deletes one bounded batch of published rows whose published time lies before {@code cutoff}, oldest first, by
+     * key; FAILED and waiting rows are never touched. Run each batch in a short transaction of its own.
+     *
+     * @return rows deleted; fewer than {@code batchSize} when no older published row is left
+     */
+    public int deletePublishedBefore(Instant cutoff, int batchSize) {
+        if (!keepsPublishedRows()) {
+            throw new IllegalStateException(mode + " keeps no published rows");
+        }
+        Fragment old = Fragment.of(condition("condition.before", col(table, PUBLISHED_AT)),
+                mapping.kind(PUBLISHED_AT).bindInstant(cutoff, mapping.naiveZone()));
+        old = mode == MarkMode.STATUS
+                ? old.and(Fragment.of(condition("condition.equals", col(table, STATUS)),
+                        mapping.statusBind(mapping.publishedValue())))
+                : old.and(log.failed(keyText(table)).not());
+        List<Object> binds = new ArrayList<>(old.binds());
+        binds.add(batchSize);
+        List<Object> keys = jdbc.query(dialect.sql("outbox.select.first", Map.of("columns", q(mapping.column(KEY)),
+                "table", table, "condition", old.sql(), "order", q(mapping.column(ORDER)))),
+                (rs, n) -> rs.getObject(1), binds.toArray());
+        if (keys.isEmpty()) {
+            return 0;
+        }
+        List<Object> deleteBinds = new ArrayList<>(keys);
+        deleteBinds.addAll(old.binds());
+        jdbc.update(dialect.sql("retention.delete", Map.of("table", table, "key", q(mapping.column(KEY)),
+                "keys", RejectionLog.marks(keys.size()), "condition", old.sql())), deleteBinds.toArray());
+        // the number selected, not the number deleted: a row changed meanwhile is skipped, and the next batch goes on
+        return keys.size();
+    }
+
+    // ---- SQL helpers
+
     private String mark(List<String> assignments) {
-        return dialect.sql("outbox.mark", Map.of("table", table(), "assignments", String.join(", ", assignments),
+        return dialect.sql("outbox.mark", Map.of("table", table, "assignments", String.join(", ", assignments),
                 "key", q(mapping.column(KEY))));
     }
 
@@ -264,8 +578,8 @@ public final class OutboxStore implements OutboxSource {
         return dialect.sql("assign", Map.of("column", q(mapping.column(column))));
     }
 
-    private String table() {
-        return dialect.quote(mapping.table().name());
+    private String assignNull(OutboxColumn column) {
+        return dialect.sql("assign.null", Map.of("column", q(mapping.column(column))));
     }
 
     private String q(String identifier) {

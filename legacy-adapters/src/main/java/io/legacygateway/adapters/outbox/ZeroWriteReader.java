@@ -15,6 +15,9 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -103,6 +106,8 @@ public final class ZeroWriteReader implements OutboxSource {
     private final String horizonSql;
     private final String visibility;
     private final String positions;
+    /** Keys of the last claim that have an entry in the log (cleared when published). Cycles are sequential. */
+    private volatile Set<String> recorded = Set.of();
 
     /**
      * Validates everything zero-write depends on and creates the relay's position if it has none.
@@ -218,12 +223,46 @@ public final class ZeroWriteReader implements OutboxSource {
     }
 
     /**
-     * Locks the position, reads the next batch of final rows and moves the position past them, in the caller's
-     * transaction on the state datasource.
+     * Locks the position, reads the rows whose retry is due (see {@link RejectionLog#due}) and the next batch of final
+     * rows, and moves the position past them, in the caller's transaction on the state datasource.
      */
     @Override
     public List<OutboxRow> claim(int limit, Instant now) {
         Position p = lock();
+        List<OutboxRow> rows = new ArrayList<>(dueRetries(now, limit));
+        int room = limit - rows.size();
+        if (room > 0) {
+            rows.addAll(window(p, room).stream()
+                    .filter(r -> rows.stream().noneMatch(d -> d.keyText().equals(r.keyText()))).toList());
+        }
+        if (rows.isEmpty()) {
+            recorded = Set.of();
+            return rows;
+        }
+        Map<String, RejectionLog.Entry> entries = rejections.entries(rows.stream().map(OutboxRow::keyText).toList());
+        recorded = Set.copyOf(entries.keySet());
+        return rows.stream().map(r -> {
+            RejectionLog.Entry e = entries.get(r.keyText());
+            return e == null ? r : r.withRetryCount(e.attempts());
+        }).toList();
+    }
+
+    /** Rows whose retry is due, read again from the legacy table; entries of rows that are gone are removed. */
+    private List<OutboxRow> dueRetries(Instant now, int limit) {
+        List<RejectionLog.Entry> due = rejections.due(now, limit);
+        if (due.isEmpty()) {
+            return List.of();
+        }
+        List<OutboxRow> rows = byKeys(due.stream().map(RejectionLog.Entry::rowKey).toList());
+        Set<String> found = new HashSet<>();
+        rows.forEach(r -> found.add(r.keyText()));
+        List<String> gone = due.stream().map(RejectionLog.Entry::rowKey).filter(k -> !found.contains(k)).toList();
+        rejections.clear(gone);
+        return rows;
+    }
+
+    /** The next rows of the open (or a new) window, moving the position past them. */
+    private List<OutboxRow> window(Position p, int limit) {
         for (int attempt = 0; attempt < 2; attempt++) {
             if (p.high() == null) {
                 String h = markKind.encode(markKind.decode(horizon()));
@@ -249,6 +288,20 @@ public final class ZeroWriteReader implements OutboxSource {
         return List.of();
     }
 
+    /** Rows of the legacy table by key (as text), in outbox order. */
+    private List<OutboxRow> byKeys(Collection<String> keys) {
+        List<OutboxRow> rows = new ArrayList<>();
+        for (List<String> chunk : RejectionLog.chunks(keys)) {
+            rows.addAll(legacyJdbc.query(dialect.sql("outbox.select.byKeyText", Map.of("columns", reader.selectList(),
+                    "table", dialect.quote(mapping.table().name()) + " t", "condition", "1 = 1",
+                    "keyText", OutboxRowReader.keyText(dialect, mapping, "t"),
+                    "keys", RejectionLog.marks(chunk.size()))), (rs, n) -> reader.read(rs), chunk.toArray()));
+        }
+        ColumnKind order = mapping.kind(ORDER);
+        rows.sort((a, b) -> order.compare(a.order(), b.order()));
+        return rows;
+    }
+
     private Object keyComparable(OutboxRow row) {
         // the key as the reader returns it is the driver's object; take the comparable form of its kind
         ColumnKind kind = mapping.kind(KEY);
@@ -262,15 +315,76 @@ public final class ZeroWriteReader implements OutboxSource {
         return Set.of();
     }
 
-    /** The position already moved in {@link #claim}; it commits with the cycle. */
+    /** The position has moved past every claimed row: each must be published or recorded in this cycle. */
     @Override
-    public void markPublished(List<OutboxRow> rows, Instant publishedAt, String publisher) {
+    public boolean keepsOrderPerAggregate() {
+        return false;
     }
 
-    /** Records the reasons in the rejection log; the rows stay untouched in the legacy table. */
+    /** The position already moved in {@link #claim}; it commits with the cycle. Entries of retried rows go. */
     @Override
-    public void markFailed(List<OutboxRejection> rejected, Instant at) {
-        rejections.record(rejected);
+    public void markPublished(List<OutboxRow> rows, Instant publishedAt, String publisher) {
+        Set<String> logged = recorded;
+        if (!logged.isEmpty()) {
+            rejections.clear(rows.stream().map(OutboxRow::keyText).filter(logged::contains).toList());
+        }
+    }
+
+    /** Records the attempts in the rejection log; the rows stay untouched in the legacy table. */
+    @Override
+    public void recordFailures(List<OutboxFailure> failures, Instant at) {
+        rejections.record(failures, at);
+    }
+
+    @Override
+    public List<FailedRow> failed(int limit) {
+        return failedRows(rejections.failed(limit));
+    }
+
+    @Override
+    public List<FailedRow> failed(Collection<String> keys) {
+        return failedRows(rejections.entries(keys).values().stream()
+                .filter(e -> e.state() == RejectionLog.State.FAILED).toList());
+    }
+
+    private List<FailedRow> failedRows(List<RejectionLog.Entry> entries) {
+        Map<String, OutboxRow> rows = new HashMap<>();
+        byKeys(entries.stream().map(RejectionLog.Entry::rowKey).toList()).forEach(r -> rows.put(r.keyText(), r));
+        return entries.stream().map(e -> {
+            OutboxRow row = rows.getOrDefault(e.rowKey(), new OutboxRow(e.rowKey(), e.rowKey(), null, e.eventId(),
+                    null, null, null, null, null, null, null, null, null, null, e.attempts(),
+                    "the row is no longer in the table"));
+            return new FailedRow(row.withRetryCount(e.attempts()), e.reason(), e.attempts(), e.at());
+        }).toList();
+    }
+
+    /** The log's entries become due retries; the next cycle reads the rows again by key. */
+    @Override
+    public int retry(List<FailedRow> rows) {
+        return rejections.reset(rows.stream().map(r -> r.row().keyText()).toList());
+    }
+
+    /** Rows not yet published (beyond the position, or inside the open window after its cursor), and FAILED entries. */
+    @Override
+    public Backlog backlog(Instant now) {
+        List<Position> found = stateJdbc.query(stateDialect.sql("position.read", Map.of("positions", positions)),
+                (rs, n) -> new Position(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4)), relay);
+        Position p = found.isEmpty() ? new Position(null, null, null, null) : found.get(0);
+        Fragment pending = backlogCondition(p);
+        Long count = legacyJdbc.queryForObject(dialect.sql("zerowrite.count", Map.of("table",
+                dialect.quote(mapping.table().name()), "window", pending.sql())), Long.class,
+                pending.binds().toArray());
+        Instant oldest = null;
+        if (count != null && count > 0) {
+            List<Object> binds = new ArrayList<>(pending.binds());
+            binds.add(1);
+            List<OutboxRow> first = legacyJdbc.query(readSql(pending.sql()), (rs, n) -> reader.read(rs),
+                    binds.toArray());
+            if (!first.isEmpty()) {
+                oldest = first.get(0).createdAt() != null ? first.get(0).createdAt() : first.get(0).occurredAt();
+            }
+        }
+        return new Backlog(count == null ? 0 : count, oldest, rejections.countFailed());
     }
 
     /** The commit horizon now, in its encoded form, asked on a connection of its own (no transaction id of ours). */
@@ -293,6 +407,20 @@ public final class ZeroWriteReader implements OutboxSource {
     }
 
     private List<OutboxRow> read(Position p, int limit) {
+        Fragment window = windowCondition(p);
+        List<Object> binds = new ArrayList<>(window.binds());
+        binds.add(limit);
+        return legacyJdbc.query(readSql(window.sql()), (rs, n) -> reader.read(rs), binds.toArray());
+    }
+
+    private String readSql(String window) {
+        String orderBy = String.join(", ", cursor.stream().map(c -> dialect.quote(mapping.column(c))).toList());
+        return dialect.sql("zerowrite.read", Map.of("columns", reader.selectList(),
+                "table", dialect.quote(mapping.table().name()), "window", window, "orderBy", orderBy));
+    }
+
+    /** Rows of the open window {@code [low, high)} after the cursor. */
+    private Fragment windowCondition(Position p) {
         List<String> conditions = new ArrayList<>();
         List<Object> binds = new ArrayList<>();
         if (p.low() != null) {
@@ -315,12 +443,15 @@ public final class ZeroWriteReader implements OutboxSource {
                 binds.add(bindable(KEY, p.afterKey()));
             }
         }
-        binds.add(limit);
-        String orderBy = String.join(", ", cursor.stream().map(c -> dialect.quote(mapping.column(c))).toList());
-        String sql = dialect.sql("zerowrite.read", Map.of("columns", reader.selectList(),
-                "table", dialect.quote(mapping.table().name()), "window", String.join(" AND ", conditions),
-                "orderBy", orderBy));
-        return legacyJdbc.query(sql, (rs, n) -> reader.read(rs), binds.toArray());
+        return new Fragment(String.join(" AND ", conditions), binds);
+    }
+
+    /** Rows the relay has not published yet: after the open window's cursor, or at or beyond the window's end. */
+    private Fragment backlogCondition(Position p) {
+        if (p.high() == null) {
+            return p.low() == null ? Fragment.of("1 = 1") : Fragment.of(visibility + " >= ?", markKind.decode(p.low()));
+        }
+        return Fragment.of(visibility + " >= ?", markKind.decode(p.high())).or(windowCondition(p));
     }
 
     private Object bindable(OutboxColumn c, String encoded) {

@@ -15,12 +15,58 @@ SELECT {columns} FROM {table} WHERE {claimable} ORDER BY {order} LIMIT ? FOR UPD
 -- TIMESTAMP mode: no processed time yet
 {processedAt} IS NULL
 
--- name: outbox.claimable.notRejected
--- DELETE mode: not recorded as rejected (the rejected row stays in the table). binds: the source name
-NOT EXISTS (SELECT 1 FROM {rejections} gw_r WHERE gw_r.source_table = ? AND gw_r.row_key = {keyText})
-
 -- name: outbox.claimable.retryDue
+-- binds: now
 ({nextRetryAt} IS NULL OR {nextRetryAt} <= ?)
+
+-- Conditions the relay composes (OutboxStore). Columns are qualified ({column} = table.column or alias.column), so
+-- that a condition means the same row inside a subquery over the same table.
+
+-- name: condition.equals
+{column} = ?
+
+-- name: condition.isNull
+{column} IS NULL
+
+-- name: condition.isNotNull
+{column} IS NOT NULL
+
+-- name: condition.after
+{column} > ?
+
+-- name: condition.before
+{column} < ?
+
+-- name: outbox.blockedBy
+-- An earlier row of the same aggregate that blocks this one: it waits for its next retry, or (failedRowPolicy
+-- BLOCK_AGGREGATE) it is parked as FAILED. binds: the blocker's binds. Claims skip blocked rows, so that a retrying
+-- or FAILED row holds back its own aggregate only, never the rows of other aggregates behind it.
+EXISTS (SELECT 1 FROM {table} gw_b WHERE gw_b.{aggregateId} = {outer}.{aggregateId} AND gw_b.{order} < {outer}.{order} AND ({blocker}))
+
+-- name: rejection.exists.failed
+-- The row is parked as FAILED in the gateway's table. binds: the source name
+EXISTS (SELECT 1 FROM {rejections} gw_r WHERE gw_r.source_table = ? AND gw_r.row_key = {keyText} AND gw_r.state = 'FAILED')
+
+-- name: rejection.exists.notDue
+-- The row waits for its next retry, as the gateway's table records it. binds: the source name, now
+EXISTS (SELECT 1 FROM {rejections} gw_r WHERE gw_r.source_table = ? AND gw_r.row_key = {keyText} AND gw_r.state = 'RETRY' AND gw_r.next_retry_at > ?)
+
+-- name: outbox.select.first
+-- binds: the condition's binds, limit. A plain read (no lock).
+SELECT {columns} FROM {table} WHERE {condition} ORDER BY {order} LIMIT ?
+
+-- name: outbox.select.byKeyText
+-- binds: the condition's binds, the keys as text
+SELECT {columns} FROM {table} WHERE {condition} AND {keyText} IN ({keys})
+
+-- name: outbox.count
+-- binds: the condition's binds
+SELECT COUNT(*) FROM {table} WHERE {condition}
+
+-- name: retention.delete
+-- Keyed delete of one bounded batch; the condition is checked again so that a row changed since it was selected
+-- stays. binds: the keys, the condition's binds
+DELETE FROM {table} WHERE {key} IN ({keys}) AND {condition}
 
 -- name: outbox.firstWaitingNotHeld
 -- binds: the pending condition's binds, aggregate ids, the keys this claim holds
@@ -32,9 +78,37 @@ SELECT {aggregateId}, MIN({order}) FROM {table} WHERE {pending} AND {aggregateId
 -- binds: the assignments' values, then the row key
 UPDATE {table} SET {assignments} WHERE {key} = ?
 
+-- name: outbox.markIf
+-- binds: the assignments' values, the row key, the condition's binds
+UPDATE {table} SET {assignments} WHERE {key} = ? AND {condition}
+
 -- name: outbox.delete
 -- DELETE mode. binds: the row key
 DELETE FROM {table} WHERE {key} = ?
+
+-- name: rejection.entries
+-- binds: source name, the keys as text
+SELECT row_key, event_id, reason, attempts, state, next_retry_at, rejected_at FROM {rejections} WHERE source_table = ? AND row_key IN ({keys})
+
+-- name: rejection.clear
+-- binds: source name, the keys as text
+DELETE FROM {rejections} WHERE source_table = ? AND row_key IN ({keys})
+
+-- name: rejection.due
+-- ZERO_WRITE: rows waiting for a retry whose time has come. binds: source name, now, limit
+SELECT row_key, event_id, reason, attempts, state, next_retry_at, rejected_at FROM {rejections} WHERE source_table = ? AND state = 'RETRY' AND (next_retry_at IS NULL OR next_retry_at <= ?) ORDER BY rejected_at, row_key LIMIT ?
+
+-- name: rejection.failed
+-- binds: source name, limit
+SELECT row_key, event_id, reason, attempts, state, next_retry_at, rejected_at FROM {rejections} WHERE source_table = ? AND state = 'FAILED' ORDER BY rejected_at, row_key LIMIT ?
+
+-- name: rejection.reset
+-- An operator's retry: the row is due now with a fresh budget of attempts. binds: source name, the keys as text
+UPDATE {rejections} SET state = 'RETRY', attempts = 0, next_retry_at = NULL WHERE source_table = ? AND state = 'FAILED' AND row_key IN ({keys})
+
+-- name: rejection.countFailed
+-- binds: source name
+SELECT COUNT(*) FROM {rejections} WHERE source_table = ? AND state = 'FAILED'
 
 -- name: keyText
 -- A row key as text: recorded with a rejection and compared with it in DELETE mode (both sides use this expression)
@@ -42,6 +116,9 @@ CAST({column} AS VARCHAR(255))
 
 -- name: assign
 {column} = ?
+
+-- name: assign.null
+{column} = NULL
 
 -- name: assign.increment
 {column} = {column} + 1
@@ -65,12 +142,23 @@ SELECT source_table FROM {positions} WHERE relay = ?
 -- Held until the cycle's transaction ends: one relay instance works a position at a time. binds: relay
 SELECT window_low, window_high, after_order, after_key FROM {positions} WHERE relay = ? FOR UPDATE
 
+-- name: position.read
+-- A plain read of the position (metrics), without waiting for the relay's lock. binds: relay
+SELECT window_low, window_high, after_order, after_key FROM {positions} WHERE relay = ?
+
 -- name: position.update
 -- binds: window low, window high, cursor order, cursor key, relay
 UPDATE {positions} SET window_low = ?, window_high = ?, after_order = ?, after_key = ?, updated_at = CURRENT_TIMESTAMP WHERE relay = ?
 
 -- Inbox statements use named binds (:messageId ...), bound by name by InboxStore; {table} is a quoted identifier.
 -- inbox.record and inbox.sequence.create exist only in the dialects that support the inbox (PostgreSQL, MariaDB, H2).
+
+-- name: inbox.retention.select
+-- One bounded batch of a consumer's inbox rows older than the cutoff (index on processed_at).
+SELECT message_id FROM {table} WHERE consumer_name = :consumer AND processed_at < :cutoff ORDER BY processed_at LIMIT :limit
+
+-- name: inbox.retention.delete
+DELETE FROM {table} WHERE consumer_name = :consumer AND processed_at < :cutoff AND message_id IN (:ids)
 
 -- name: inbox.sequence.lock
 -- The aggregate's last applied sequence, locked until the transaction ends: one message per aggregate at a time.

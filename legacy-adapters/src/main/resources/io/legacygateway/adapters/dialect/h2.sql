@@ -1,8 +1,8 @@
 -- H2 2.x (tested; the embedded demo). The common statements are valid H2.
 
--- name: rejection.insert
--- binds: source table, row key, relay, event id, reason. A row rejected again keeps one entry (the latest reason).
-MERGE INTO {rejections} (source_table, row_key, relay, event_id, reason) KEY (source_table, row_key) VALUES (?, ?, ?, ?, ?)
+-- name: rejection.upsert
+-- binds: source table, row key, relay, event id, reason, attempts, state, next retry at, at. One entry per row.
+MERGE INTO {rejections} (source_table, row_key, relay, event_id, reason, attempts, state, next_retry_at, rejected_at) KEY (source_table, row_key) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
 
 -- ZERO_WRITE is refused on H2 (no commit horizon a client can read).
 

@@ -5,9 +5,9 @@
 -- name: keyText
 CAST({column} AS CHAR(255))
 
--- name: rejection.insert
--- binds: source table, row key, relay, event id, reason. A row rejected again (re-read after a crash) keeps one entry.
-INSERT INTO {rejections} (source_table, row_key, relay, event_id, reason) VALUES (?, ?, ?, ?, ?) ON DUPLICATE KEY UPDATE source_table = source_table
+-- name: rejection.upsert
+-- binds: source table, row key, relay, event id, reason, attempts, state, next retry at, at. One entry per row.
+INSERT INTO {rejections} (source_table, row_key, relay, event_id, reason, attempts, state, next_retry_at, rejected_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON DUPLICATE KEY UPDATE relay = VALUES(relay), event_id = VALUES(event_id), reason = VALUES(reason), attempts = VALUES(attempts), state = VALUES(state), next_retry_at = VALUES(next_retry_at), rejected_at = VALUES(rejected_at)
 
 -- ZERO_WRITE (MariaDB 10.6+, InnoDB). InnoDB has no row-level transaction id a client can read, so the mark of a row
 -- is its insert time, filled by the database (DEFAULT CURRENT_TIMESTAMP(6): the start of the inserting statement,
@@ -30,6 +30,9 @@ SELECT LEAST(COALESCE((SELECT MIN(trx_started) FROM information_schema.INNODB_TR
 -- name: zerowrite.read
 -- binds: [window low], window high, [cursor], limit. An index on the insert-time column keeps this a range scan.
 SELECT {columns} FROM {table} t WHERE {window} ORDER BY {orderBy} LIMIT ?
+
+-- name: zerowrite.count
+SELECT COUNT(*) FROM {table} t WHERE {window}
 
 -- name: inbox.record
 -- 1 row: first delivery; 0 rows: the (message, consumer) row exists. INSERT IGNORE also turns other errors (for

@@ -1,8 +1,9 @@
 -- PostgreSQL (tested). The common statements are valid PostgreSQL; only differences go here.
 
--- name: rejection.insert
--- binds: source table, row key, relay, event id, reason. A row rejected again (re-read after a crash) keeps one entry.
-INSERT INTO {rejections} (source_table, row_key, relay, event_id, reason) VALUES (?, ?, ?, ?, ?) ON CONFLICT (source_table, row_key) DO NOTHING
+-- name: rejection.upsert
+-- binds: source table, row key, relay, event id, reason, attempts, state, next retry at, at. One entry per row: a
+-- later attempt replaces the earlier one's values.
+INSERT INTO {rejections} (source_table, row_key, relay, event_id, reason, attempts, state, next_retry_at, rejected_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (source_table, row_key) DO UPDATE SET relay = EXCLUDED.relay, event_id = EXCLUDED.event_id, reason = EXCLUDED.reason, attempts = EXCLUDED.attempts, state = EXCLUDED.state, next_retry_at = EXCLUDED.next_retry_at, rejected_at = EXCLUDED.rejected_at
 
 -- ZERO_WRITE (PostgreSQL 13+). The mark of a row is the 64-bit id of the transaction that wrote this version of it:
 -- its xmin (32 bits) widened against the epoch of pg_snapshot_xmax, which is valid for every xid within 2^31 of the
@@ -20,6 +21,10 @@ SELECT pg_snapshot_xmin(pg_current_snapshot())::text::bigint
 -- name: zerowrite.read
 -- binds: [window low], window high, [cursor], limit. xmin cannot be indexed: this scans the table.
 SELECT {columns} FROM {table} t CROSS JOIN (SELECT pg_snapshot_xmax(pg_current_snapshot())::text::bigint AS gw_ref) gw WHERE {window} ORDER BY {orderBy} LIMIT ?
+
+-- name: zerowrite.count
+-- binds: as zerowrite.read, without the limit
+SELECT COUNT(*) FROM {table} t CROSS JOIN (SELECT pg_snapshot_xmax(pg_current_snapshot())::text::bigint AS gw_ref) gw WHERE {window}
 
 -- name: inbox.record
 -- 1 row: first delivery; 0 rows: the (message, consumer) row exists, or another transaction inserting it committed

@@ -36,7 +36,7 @@ class DialectTest {
         for (String pending : new String[] {
                 d.sql("outbox.claimable.status", Map.of("status", d.quote("status"))),
                 d.sql("outbox.claimable.unprocessed", Map.of("processedAt", d.quote("published_at"))),
-                d.sql("outbox.claimable.notRejected", f)}) {
+                "NOT " + d.sql("rejection.exists.failed", f)}) {
             Map<String, String> g = new java.util.HashMap<>(f);
             g.put("pending", pending);
             g.put("claimable", pending);
@@ -44,11 +44,21 @@ class DialectTest {
             assertThat(d.sql("outbox.claim", g)).doesNotContain("{");
             assertThat(d.sql("outbox.firstWaitingNotHeld", g)).doesNotContain("{");
         }
-        for (String name : new String[] {"outbox.delete", "rejection.insert", "position.insert", "position.source",
-                "position.lock", "position.update"}) {
-            assertThat(d.sql(name, f)).as(name).doesNotContain("{").contains("?");
+        Map<String, String> g = new java.util.HashMap<>(f);
+        g.put("keys", "?, ?");
+        g.put("condition", d.sql("condition.equals", Map.of("column", d.quote("outbox") + "." + d.quote("status"))));
+        g.put("columns", d.quote("seq"));
+        g.put("assignments", d.sql("assign", Map.of("column", d.quote("status"))));
+        g.put("outer", d.quote("outbox"));
+        g.put("blocker", d.sql("condition.after", Map.of("column", "gw_b." + d.quote("next_retry_at"))));
+        for (String name : new String[] {"outbox.delete", "rejection.upsert", "rejection.entries", "rejection.clear",
+                "rejection.due", "rejection.failed", "rejection.reset", "rejection.countFailed", "rejection.exists.failed",
+                "rejection.exists.notDue", "outbox.select.first", "outbox.select.byKeyText", "outbox.count",
+                "outbox.markIf", "outbox.blockedBy", "retention.delete", "position.insert", "position.source",
+                "position.lock", "position.read", "position.update"}) {
+            assertThat(d.sql(name, g)).as(name).doesNotContain("{").contains("?");
         }
-        assertThat(d.sql("rejection.insert", f).chars().filter(c -> c == '?').count()).isEqualTo(5);
+        assertThat(d.sql("rejection.upsert", f).chars().filter(c -> c == '?').count()).isEqualTo(9);
     }
 
     @Test

@@ -23,3 +23,4 @@ CREATE TABLE IF NOT EXISTS outbox (
 );
 CREATE INDEX IF NOT EXISTS ix_outbox_claim ON outbox (status, seq);
 CREATE INDEX IF NOT EXISTS ix_outbox_aggregate ON outbox (aggregate_id, status, seq);
+CREATE INDEX IF NOT EXISTS ix_outbox_retry ON outbox (next_retry_at);

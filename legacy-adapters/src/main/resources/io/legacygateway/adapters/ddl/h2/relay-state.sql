@@ -15,5 +15,11 @@ CREATE TABLE IF NOT EXISTS gateway_outbox_rejection (
     event_id     VARCHAR(255),
     reason       VARCHAR(2000) NOT NULL,
     rejected_at  TIMESTAMP WITH TIME ZONE DEFAULT CURRENT_TIMESTAMP NOT NULL,
+    attempts     INTEGER DEFAULT 1 NOT NULL,
+    state        VARCHAR(16) DEFAULT 'FAILED' NOT NULL,
+    next_retry_at TIMESTAMP WITH TIME ZONE,
     PRIMARY KEY (source_table, row_key)
 );
+ALTER TABLE gateway_outbox_rejection ADD COLUMN IF NOT EXISTS attempts INTEGER DEFAULT 1 NOT NULL;
+ALTER TABLE gateway_outbox_rejection ADD COLUMN IF NOT EXISTS state VARCHAR(16) DEFAULT 'FAILED' NOT NULL;
+ALTER TABLE gateway_outbox_rejection ADD COLUMN IF NOT EXISTS next_retry_at TIMESTAMP WITH TIME ZONE;

@@ -24,5 +24,8 @@ CREATE TABLE IF NOT EXISTS outbox (
     PRIMARY KEY (seq),
     UNIQUE KEY uk_outbox_id (id),
     KEY ix_outbox_claim (status, seq),
-    KEY ix_outbox_aggregate (aggregate_id, status, seq)
+    KEY ix_outbox_aggregate (aggregate_id, status, seq),
+    KEY ix_outbox_retry (next_retry_at)  -- rows waiting for a retry: the claim skips the later rows of their aggregates
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
+-- tables created by an earlier version of this script
+CREATE INDEX IF NOT EXISTS ix_outbox_retry ON outbox (next_retry_at);

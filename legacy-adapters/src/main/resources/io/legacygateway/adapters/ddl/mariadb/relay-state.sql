@@ -16,6 +16,13 @@ CREATE TABLE IF NOT EXISTS gateway_outbox_rejection (
     relay        VARCHAR(64)   NOT NULL,
     event_id     VARCHAR(255)  NULL,
     reason       VARCHAR(2000) NOT NULL,
-    rejected_at  DATETIME(6)   NOT NULL DEFAULT CURRENT_TIMESTAMP(6),
+    rejected_at  DATETIME(6)   NOT NULL DEFAULT CURRENT_TIMESTAMP(6),  -- UTC, written by the gateway
+    attempts     INT           NOT NULL DEFAULT 1,
+    state        VARCHAR(16)   NOT NULL DEFAULT 'FAILED',
+    next_retry_at DATETIME(6)  NULL,                                   -- UTC
     PRIMARY KEY (source_table, row_key)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
+-- tables created by an earlier version of this script
+ALTER TABLE gateway_outbox_rejection ADD COLUMN IF NOT EXISTS attempts INT NOT NULL DEFAULT 1;
+ALTER TABLE gateway_outbox_rejection ADD COLUMN IF NOT EXISTS state VARCHAR(16) NOT NULL DEFAULT 'FAILED';
+ALTER TABLE gateway_outbox_rejection ADD COLUMN IF NOT EXISTS next_retry_at DATETIME(6) NULL;

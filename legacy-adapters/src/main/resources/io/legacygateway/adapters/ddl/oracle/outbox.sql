@@ -26,3 +26,4 @@ CREATE TABLE outbox (
 );
 CREATE INDEX ix_outbox_claim ON outbox (status, seq);
 CREATE INDEX ix_outbox_aggregate ON outbox (aggregate_id, status, seq);
+CREATE INDEX ix_outbox_retry ON outbox (next_retry_at);

@@ -15,5 +15,8 @@ CREATE TABLE gateway_outbox_rejection (
     event_id     VARCHAR2(255),
     reason       VARCHAR2(2000) NOT NULL,
     rejected_at  TIMESTAMP WITH TIME ZONE DEFAULT SYSTIMESTAMP NOT NULL,
+    attempts     NUMBER(10) DEFAULT 1 NOT NULL,
+    state        VARCHAR2(16) DEFAULT 'FAILED' NOT NULL,
+    next_retry_at TIMESTAMP WITH TIME ZONE,
     PRIMARY KEY (source_table, row_key)
 );

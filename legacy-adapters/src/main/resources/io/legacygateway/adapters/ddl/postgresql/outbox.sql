@@ -25,3 +25,5 @@ CREATE TABLE IF NOT EXISTS outbox (
 );
 CREATE INDEX IF NOT EXISTS ix_outbox_claim ON outbox (status, seq);
 CREATE INDEX IF NOT EXISTS ix_outbox_aggregate ON outbox (aggregate_id, status, seq);
+-- rows waiting for a retry: the claim skips the later rows of their aggregates (few rows; partial index)
+CREATE INDEX IF NOT EXISTS ix_outbox_retry ON outbox (next_retry_at) WHERE next_retry_at IS NOT NULL;

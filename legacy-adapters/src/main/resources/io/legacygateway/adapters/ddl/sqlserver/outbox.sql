@@ -27,3 +27,5 @@ IF NOT EXISTS (SELECT 1 FROM sys.indexes WHERE name = 'ix_outbox_claim')
 CREATE INDEX ix_outbox_claim ON outbox (status, seq);
 IF NOT EXISTS (SELECT 1 FROM sys.indexes WHERE name = 'ix_outbox_aggregate')
 CREATE INDEX ix_outbox_aggregate ON outbox (aggregate_id, status, seq);
+IF NOT EXISTS (SELECT 1 FROM sys.indexes WHERE name = 'ix_outbox_retry')
+CREATE INDEX ix_outbox_retry ON outbox (next_retry_at) WHERE next_retry_at IS NOT NULL;

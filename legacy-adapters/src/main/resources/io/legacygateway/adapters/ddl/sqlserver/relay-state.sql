@@ -17,5 +17,8 @@ CREATE TABLE gateway_outbox_rejection (
     event_id     NVARCHAR(255)  NULL,
     reason       NVARCHAR(2000) NOT NULL,
     rejected_at  DATETIMEOFFSET NOT NULL DEFAULT SYSDATETIMEOFFSET(),
+    attempts     INT NOT NULL DEFAULT 1,
+    state        NVARCHAR(16) NOT NULL DEFAULT 'FAILED',
+    next_retry_at DATETIMEOFFSET NULL,
     PRIMARY KEY (source_table, row_key)
 );

@@ -1,0 +1,167 @@
+package io.legacygateway.ops;
+
+import io.legacygateway.adapters.outbox.OutboxStore;
+import io.legacygateway.config.GatewayProperties;
+import io.legacygateway.inbox.InboxConsumer;
+import io.legacygateway.inbox.InboxConsumerFactory;
+import io.legacygateway.relay.OutboxRelay;
+import io.legacygateway.relay.OutboxRelayFactory;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Objects;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.IntSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.context.SmartLifecycle;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/**
+ * Deletes what no longer needs keeping, every {@code gateway.retention.interval}, in bounded batches of
+ * {@code gateway.retention.batch-size} rows, each batch its own short transaction (keyed deletes, so no batch holds
+ * locks for long or blocks the relays):
+ * <ul>
+ *   <li>per relay with a {@code retention} parameter: published rows whose publication lies further back (STATUS and
+ *       TIMESTAMP mode); waiting and FAILED rows are never deleted;</li>
+ *   <li>per inbox consumer: its inbox rows processed longer than {@code gateway.retention.inbox} ago (startup has
+ *       checked that this outlives the broker's redeliveries and the dead-letter replay horizon).</li>
+ * </ul>
+ * A failure (database unreachable) is counted and logged; the next run goes on where this one stopped.
+ */
+public class RetentionJob implements SmartLifecycle {
+
+    private static final Logger log = LoggerFactory.getLogger(RetentionJob.class);
+
+    private final GatewayProperties.Retention settings;
+    private final OutboxRelayFactory relays;
+    private final InboxConsumerFactory consumers;
+    private final MeterRegistry meters;
+    private final Clock clock;
+    private final Counter failures;
+    private final boolean command;
+    private volatile boolean running;
+    private ScheduledExecutorService executor;
+    private ScheduledFuture<?> task;
+
+    public RetentionJob(GatewayProperties properties, OutboxRelayFactory relays, InboxConsumerFactory consumers,
+                        MeterRegistry meters, Clock clock, boolean command) {
+        this.command = command;
+        this.settings = properties.retention();
+        this.relays = relays;
+        this.consumers = consumers;
+        this.meters = meters;
+        this.clock = clock;
+        this.failures = Counter.builder("gateway.retention.failures")
+                .description("Retention runs of a relay or consumer that failed (retried at the next interval)")
+                .register(meters);
+    }
+
+    /** What one run deleted. */
+    public record Run(int outboxRows, int inboxRows) {
+    }
+
+    /** Runs retention once, now, for every relay and consumer. */
+    public Run runOnce() {
+        int outbox = 0;
+        int inbox = 0;
+        for (OutboxRelay relay : relays.relays()) {
+            Duration keep = relay.settings().retention();
+            if (keep != null && relay.source() instanceof OutboxStore store && store.keepsPublishedRows()) {
+                Instant cutoff = clock.instant().minus(keep);
+                outbox += purge("relay", relay.name(), relay.transaction(),
+                        () -> store.deletePublishedBefore(cutoff, settings.batchSize()));
+            }
+        }
+        Instant inboxCutoff = clock.instant().minus(settings.inbox());
+        for (InboxConsumer consumer : consumers.consumers()) {
+            inbox += purge("consumer", consumer.name(), consumer.inboxTransaction(),
+                    () -> consumer.inboxStore().deleteProcessedBefore(consumer.name(), inboxCutoff,
+                            settings.batchSize()));
+        }
+        return new Run(outbox, inbox);
+    }
+
+    private int purge(String kind, String name, TransactionTemplate transaction, IntSupplier batch) {
+        Counter deleted = Counter.builder("gateway.retention.deleted")
+                .description("Rows deleted by retention: published outbox rows (tag relay) or inbox rows (tag"
+                        + " consumer)").tag(kind, name).register(meters);
+        int total = 0;
+        try {
+            int n;
+            do {
+                n = Objects.requireNonNull(transaction.execute(tx -> batch.getAsInt()));
+                total += n;
+                deleted.increment(n);
+            } while (n == settings.batchSize() && !stopping());
+            if (total > 0) {
+                log.info("Retention: deleted {} old row(s) of {} '{}'", total, kind, name);
+            }
+        } catch (RuntimeException e) {
+            failures.increment();
+            log.warn("Retention of {} '{}' stopped after {} row(s), retried in {}: {}", kind, name, total,
+                    settings.interval(), e.toString());
+        }
+        return total;
+    }
+
+    private boolean stopping() {
+        return executor != null && !running;
+    }
+
+    @Override
+    public synchronized void start() {
+        running = true;
+        executor = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "gateway-retention");
+            t.setDaemon(true);
+            return t;
+        });
+        long every = settings.interval().toMillis();
+        task = executor.scheduleWithFixedDelay(() -> {
+            try {
+                runOnce();
+            } catch (RuntimeException e) {
+                log.warn("Retention run failed: {}", e.toString());
+            }
+        }, Math.min(every, Duration.ofMinutes(1).toMillis()), every, TimeUnit.MILLISECONDS);
+    }
+
+    @Override
+    public synchronized void stop() {
+        running = false;
+        if (task != null) {
+            task.cancel(false);
+        }
+        if (executor != null) {
+            // let a sample or batch in progress finish (it is short and bounded by timeouts), then stop
+            executor.shutdown();
+            try {
+                if (!executor.awaitTermination(5, TimeUnit.SECONDS)) {
+                    executor.shutdownNow();
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                executor.shutdownNow();
+            }
+        }
+        task = null;
+        executor = null;
+    }
+
+    /** Not in a command process ({@code java -jar gateway-app.jar <command>}): it runs no routes and exits. */
+    @Override
+    public boolean isAutoStartup() {
+        return !command;
+    }
+
+    @Override
+    public synchronized boolean isRunning() {
+        return running;
+    }
+}

@@ -1,0 +1,31 @@
+package io.legacygateway.relay;
+
+import java.util.List;
+
+/**
+ * What the broker did with each event of a batch.
+ *
+ * @param confirmed stored by the broker (or already held, recognised by its duplicate-detection id): mark them
+ *                  published
+ * @param refused   refused by the broker for a reason of their own (an address the gateway may not send to, that does
+ *                  not exist and is not created on demand, that is full or refuses a message this large): charge each
+ *                  row an attempt
+ * @param deferred  not sent because an earlier event of the same aggregate was refused in this batch: leave them
+ *                  waiting (they follow once the refused row is published or parked)
+ */
+public record PublishResult(List<OutboundEvent> confirmed, List<Refusal> refused, List<OutboundEvent> deferred) {
+
+    public PublishResult {
+        confirmed = List.copyOf(confirmed);
+        refused = List.copyOf(refused);
+        deferred = List.copyOf(deferred);
+    }
+
+    /** An event the broker refused, with the broker's reason. */
+    public record Refusal(OutboundEvent event, String reason) {
+    }
+
+    public static PublishResult allConfirmed(List<OutboundEvent> events) {
+        return new PublishResult(events, List.of(), List.of());
+    }
+}
