@@ -114,22 +114,28 @@ public class DeadLetterRedelivery {
         return browser.queues();
     }
 
-    /** Every dead-letter queue and its dead letters grouped by queue, reason class, reason and event type. */
+    /**
+     * Every dead-letter queue and its dead letters grouped by queue, reason class, reason pattern
+     * ({@link DeadLetterGroup#pattern}) and event type.
+     */
     public DeadLetterOverview overview() throws JMSException {
         DeadLetterBrowser.Snapshot snapshot = browser.snapshot(DeadLetterFilter.ALL, false);
         List<DeadLetter> letters = inboxes.withStatus(snapshot.all());
         record Key(String queue, String reasonClass, String reason, String eventType) {
         }
         Map<Key, List<DeadLetter>> grouped = letters.stream().collect(Collectors.groupingBy(
-                d -> new Key(d.queue(), d.reasonClass(), d.reason(), d.eventType()), LinkedHashMap::new,
-                Collectors.toList()));
+                d -> new Key(d.queue(), d.reasonClass(), DeadLetterGroup.pattern(d.reason()), d.eventType()),
+                LinkedHashMap::new, Collectors.toList()));
         Comparator<String> nullsFirst = Comparator.nullsFirst(Comparator.naturalOrder());
         List<DeadLetterGroup> groups = grouped.entrySet().stream().map(e -> {
             List<DeadLetter> g = e.getValue();
-            List<Instant> times = g.stream().map(DeadLetter::deadLetteredAt).filter(t -> t != null).sorted().toList();
+            List<DeadLetter> byTime = g.stream().filter(d -> d.deadLetteredAt() != null)
+                    .sorted(Comparator.comparing(DeadLetter::deadLetteredAt)).toList();
             return new DeadLetterGroup(e.getKey().queue(), e.getKey().reasonClass(), e.getKey().reason(),
                     e.getKey().eventType(), g.size(), (int) g.stream().filter(d -> d.inbox().applied()).count(),
-                    times.isEmpty() ? null : times.get(0), times.isEmpty() ? null : times.get(times.size() - 1));
+                    byTime.isEmpty() ? null : byTime.get(0).deadLetteredAt(),
+                    byTime.isEmpty() ? null : byTime.get(byTime.size() - 1).deadLetteredAt(),
+                    (byTime.isEmpty() ? g.get(0) : byTime.get(0)).reason());
         }).sorted(Comparator.comparing(DeadLetterGroup::queue).thenComparing(DeadLetterGroup::reasonClass, nullsFirst)
                 .thenComparing(DeadLetterGroup::eventType, nullsFirst).thenComparing(DeadLetterGroup::reason,
                         nullsFirst)).toList();
@@ -167,8 +173,9 @@ public class DeadLetterRedelivery {
 
         DeadLetterBrowser.Snapshot snapshot = browser.snapshot(request.filter(), false);
         List<DeadLetter> letters = inboxes.withStatus(snapshot.all());
-        try (Connection connection = connectionFactory.createConnection();
-             Session session = connection.createSession(true, Session.SESSION_TRANSACTED)) {
+        Connection connection = connectionFactory.createConnection();
+        try {
+            Session session = connection.createSession(true, Session.SESSION_TRANSACTED);
             connection.start();
             List<Plan> plan = plan(letters, request, DeadLetterBrowser.core(session), started);
             List<String> warnings = warnings(plan, request, snapshot, letters);
@@ -181,12 +188,18 @@ public class DeadLetterRedelivery {
             long toMove = plan.stream().filter(p -> p.outcome == RedeliveryOutcome.MOVED).count();
             audit.record("dlq.redeliver.start", target, selection, false, (int) toMove, "planned: "
                     + summary(report(request, rate, started, plan, warnings, null)));
-            String error = execute(session, plan, request, rate, actor);
+            String error = execute(session, plan, rate, actor);
             RedeliveryReport report = report(request, rate, started, plan, warnings, error);
             audit.record("dlq.redeliver", target, selection, false, report.moved(), summary(report));
             log.info("Dead-letter redelivery by {}: {} ({})", actor, summary(report), selection);
             return report;
         } finally {
+            try {
+                connection.close();
+            } catch (JMSException | RuntimeException e) {
+                // a broker that died during the run: nothing is left to close on its side
+                log.debug("Closing the redelivery connection: {}", e.toString());
+            }
             if (!request.dryRun()) {
                 afterChange.run();
             }
@@ -284,57 +297,65 @@ public class DeadLetterRedelivery {
     }
 
     /** Moves the planned dead letters; returns the error that stopped the run, or {@code null}. */
-    private String execute(Session session, List<Plan> plan, RedeliveryRequest request, int rate, String actor) {
+    private String execute(Session session, List<Plan> plan, int rate, String actor) {
         RedeliveryPace pace = new RedeliveryPace(clock, sleeper, rate);
-        String error = null;
-        try (MessageProducer producer = session.createProducer(null)) {
-            for (Plan p : plan) {
-                if (error != null) {
-                    if (p.outcome == RedeliveryOutcome.MOVED || p.outcome == RedeliveryOutcome.DISCARDED_APPLIED) {
-                        p.outcome = RedeliveryOutcome.NOT_ATTEMPTED;
-                    }
-                    continue;
-                }
-                if (p.outcome != RedeliveryOutcome.MOVED && p.outcome != RedeliveryOutcome.DISCARDED_APPLIED) {
-                    continue;
-                }
-                String id = p.letter.messageId();
-                if (id == null || !MESSAGE_ID.matcher(id).matches()) {
-                    p.outcome = RedeliveryOutcome.FAILED;
-                    p.detail = "no usable JMS message id to take it by: " + id;
-                    continue;
-                }
-                try {
-                    if (p.outcome == RedeliveryOutcome.MOVED) {
-                        pace.awaitTurn();
-                        if (p.release) {
-                            release(p, actor);
-                        }
-                    }
-                    p.outcome = move(session, producer, p, actor);
-                    if (p.outcome == RedeliveryOutcome.MOVED) {
-                        Counter.builder("gateway.dlq.redelivered")
-                                .description("Dead letters moved back to their original queue")
-                                .tag("queue", p.letter.queue()).register(meters).increment();
-                    }
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    p.outcome = RedeliveryOutcome.NOT_ATTEMPTED;
-                    error = "interrupted";
-                } catch (JMSException | RuntimeException e) {
-                    p.outcome = RedeliveryOutcome.FAILED;
-                    p.detail = (p.released ? "inbox row released, but " : "") + "rolled back, still on "
-                            + p.letter.queue() + ": " + describe(e);
-                    error = "stopped at " + id + ": " + describe(e);
-                    log.warn("Dead-letter redelivery: moving {} from {} failed and was rolled back; the run stops: {}",
-                            id, p.letter.queue(), describe(e));
-                }
-            }
+        MessageProducer producer;
+        try {
+            producer = session.createProducer(null);
         } catch (JMSException e) {
-            error = "cannot create a producer: " + describe(e);
             plan.stream().filter(p -> p.outcome == RedeliveryOutcome.MOVED
                     || p.outcome == RedeliveryOutcome.DISCARDED_APPLIED).forEach(p -> p.outcome =
                     RedeliveryOutcome.NOT_ATTEMPTED);
+            return "cannot create a producer: " + describe(e);
+        }
+        String error = null;
+        for (Plan p : plan) {
+            boolean toDo = p.outcome == RedeliveryOutcome.MOVED || p.outcome == RedeliveryOutcome.DISCARDED_APPLIED;
+            if (!toDo) {
+                continue;
+            }
+            if (error != null) {
+                p.outcome = RedeliveryOutcome.NOT_ATTEMPTED;
+                continue;
+            }
+            String id = p.letter.messageId();
+            if (id == null || !MESSAGE_ID.matcher(id).matches()) {
+                p.outcome = RedeliveryOutcome.FAILED;
+                p.detail = "no usable JMS message id to take it by: " + id;
+                continue;
+            }
+            try {
+                if (p.outcome == RedeliveryOutcome.MOVED) {
+                    pace.awaitTurn();
+                    if (p.release) {
+                        release(p, actor);
+                    }
+                }
+                p.outcome = move(session, producer, p, actor);
+                if (p.outcome == RedeliveryOutcome.MOVED) {
+                    Counter.builder("gateway.dlq.redelivered")
+                            .description("Dead letters moved back to their original queue")
+                            .tag("queue", p.letter.queue()).register(meters).increment();
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                p.outcome = RedeliveryOutcome.NOT_ATTEMPTED;
+                error = "interrupted";
+            } catch (JMSException | RuntimeException e) {
+                p.outcome = RedeliveryOutcome.FAILED;
+                p.detail = (p.released ? "inbox row released, but " : "") + (outcomeUnknown(e)
+                        ? "the connection failed during the commit, its outcome is unknown: run the redelivery again"
+                        + " (a moved dead letter is gone from " + p.letter.queue() + ", one that was not is moved)"
+                        : "rolled back, still on " + p.letter.queue()) + ": " + describe(e);
+                error = "stopped at " + id + ": " + describe(e);
+                log.warn("Dead-letter redelivery: moving {} from {} failed and was rolled back; the run stops: {}",
+                        id, p.letter.queue(), describe(e));
+            }
+        }
+        try {
+            producer.close();
+        } catch (JMSException | RuntimeException e) {
+            log.debug("Closing the redelivery producer: {}", e.toString());
         }
         return error;
     }
@@ -356,11 +377,11 @@ public class DeadLetterRedelivery {
             throws JMSException {
         DeadLetter d = p.letter;
         String selector = "JMSMessageID = '" + d.messageId() + "'";
-        try (MessageConsumer consumer = session.createConsumer(
-                session.createQueue(browser.address() + "::" + d.queue()), selector)) {
+        MessageConsumer consumer = session.createConsumer(session.createQueue(browser.address() + "::" + d.queue()),
+                selector);
+        try {
             Message m = consumer.receive(RECEIVE_TIMEOUT_MS);
             if (m == null) {
-                session.rollback();
                 p.detail = "no longer on " + d.queue();
                 return RedeliveryOutcome.GONE;
             }
@@ -381,6 +402,13 @@ public class DeadLetterRedelivery {
                 // the broker is gone: it rolls the transaction back by itself
             }
             throw e;
+        } finally {
+            try {
+                consumer.close();
+            } catch (JMSException | RuntimeException e) {
+                // after the commit the move is done whatever closing says
+                log.debug("Closing the dead-letter consumer: {}", e.toString());
+            }
         }
     }
 
@@ -511,6 +539,16 @@ public class DeadLetterRedelivery {
 
     private static List<String> truncated(DeadLetterBrowser.Snapshot snapshot) {
         return snapshot.truncated().entrySet().stream().filter(Map.Entry::getValue).map(Map.Entry::getKey).toList();
+    }
+
+    /** Artemis's failover answer to a commit whose result it cannot know. */
+    private static boolean outcomeUnknown(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t.getClass().getSimpleName().contains("OutcomeUnknown")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static String describe(Throwable e) {
