@@ -1,6 +1,7 @@
 package io.legacygateway.deadletter;
 
 import io.legacygateway.adapters.sql.Dialect;
+import io.legacygateway.adapters.sql.TableInspector;
 import io.legacygateway.adapters.sql.TableName;
 import io.legacygateway.config.GatewayDataSources;
 import io.legacygateway.inbox.InboxConsumer;
@@ -38,6 +39,7 @@ final class InboxLookup {
 
     private final InboxConsumerFactory consumers;
     private final GatewayDataSources dataSources;
+    private final Map<String, TableName> tables = new java.util.concurrent.ConcurrentHashMap<>();
 
     InboxLookup(InboxConsumerFactory consumers, GatewayDataSources dataSources) {
         this.consumers = consumers;
@@ -48,7 +50,7 @@ final class InboxLookup {
     Optional<Inbox> inboxFor(DeadLetter d) {
         List<InboxSettings> all = consumers.consumers().stream().map(InboxConsumer::settings).toList();
         if (d.consumer() != null) {
-            return all.stream().filter(s -> s.consumer().equals(d.consumer())).findFirst().map(InboxLookup::inbox);
+            return all.stream().filter(s -> s.consumer().equals(d.consumer())).findFirst().map(this::inbox);
         }
         List<InboxSettings> reading = all.stream().filter(s -> s.queue().address().equals(d.originalAddress())
                 && (d.originalQueue() == null || s.queue().queue().equals(d.originalQueue()))).toList();
@@ -58,10 +60,22 @@ final class InboxLookup {
     /** The dead letters with their inbox status; one query per consumer and 500 ids. */
     List<DeadLetter> withStatus(List<DeadLetter> letters) {
         Map<Inbox, Set<String>> asked = new LinkedHashMap<>();
+        Map<DeadLetter, InboxStatus> known = new LinkedHashMap<>();
         Map<DeadLetter, Inbox> inboxes = new LinkedHashMap<>();
         for (DeadLetter d : letters) {
-            Optional<Inbox> inbox = inboxFor(d);
-            if (inbox.isPresent() && d.eventId() != null) {
+            Optional<Inbox> inbox;
+            try {
+                inbox = inboxFor(d);
+            } catch (RuntimeException e) {
+                known.put(d, new InboxStatus(InboxState.UNAVAILABLE, d.consumer(), null, e.getMessage()));
+                continue;
+            }
+            if (inbox.isEmpty()) {
+                known.put(d, new InboxStatus(InboxState.NO_INBOX_CONSUMER, d.consumer(), null, null));
+            } else if (d.eventId() == null) {
+                known.put(d, new InboxStatus(InboxState.NO_EVENT_ID, inbox.get().consumer(),
+                        inbox.get().dataSource(), null));
+            } else {
                 inboxes.put(d, inbox.get());
                 asked.computeIfAbsent(inbox.get(), k -> new HashSet<>()).add(d.eventId());
             }
@@ -79,20 +93,14 @@ final class InboxLookup {
         });
         List<DeadLetter> out = new ArrayList<>(letters.size());
         for (DeadLetter d : letters) {
-            Inbox inbox = inboxes.get(d);
-            InboxStatus status;
-            if (inbox == null) {
-                Optional<Inbox> known = inboxFor(d);
-                status = known.isEmpty()
-                        ? new InboxStatus(InboxState.NO_INBOX_CONSUMER, d.consumer(), null, null)
-                        : new InboxStatus(InboxState.NO_EVENT_ID, known.get().consumer(), known.get().dataSource(),
-                                null);
-            } else if (failures.containsKey(inbox)) {
-                status = new InboxStatus(InboxState.UNAVAILABLE, inbox.consumer(), inbox.dataSource(),
-                        failures.get(inbox));
-            } else {
-                status = new InboxStatus(applied.get(inbox).contains(d.eventId()) ? InboxState.APPLIED
-                        : InboxState.NOT_APPLIED, inbox.consumer(), inbox.dataSource(), null);
+            InboxStatus status = known.get(d);
+            if (status == null) {
+                Inbox inbox = inboxes.get(d);
+                status = failures.containsKey(inbox)
+                        ? new InboxStatus(InboxState.UNAVAILABLE, inbox.consumer(), inbox.dataSource(),
+                                failures.get(inbox))
+                        : new InboxStatus(applied.get(inbox).contains(d.eventId()) ? InboxState.APPLIED
+                                : InboxState.NOT_APPLIED, inbox.consumer(), inbox.dataSource(), null);
             }
             out.add(d.withInbox(status));
         }
@@ -135,7 +143,11 @@ final class InboxLookup {
         return found;
     }
 
-    private static Inbox inbox(InboxSettings s) {
-        return new Inbox(s.consumer(), s.dataSource(), Objects.requireNonNull(s.inboxTable()), s.sequence() != null);
+    /** The consumer's inbox, with the table name as the database spells it (as the consumer itself resolved it). */
+    private Inbox inbox(InboxSettings s) {
+        TableName table = tables.computeIfAbsent(s.dataSource() + "/" + s.inboxTable(), k -> TableInspector.inspect(
+                dataSources.get(s.dataSource(), "dataSource"), dataSources.dialect(s.dataSource()),
+                Objects.requireNonNull(s.inboxTable()), InboxSettings.label(s.consumer(), "inboxTable")).name());
+        return new Inbox(s.consumer(), s.dataSource(), table, s.sequence() != null);
     }
 }
