@@ -129,12 +129,12 @@ public class DeadLettersCommand implements GatewayCommand {
         if (o.path("groups").isEmpty()) {
             out.println("No dead letters.");
         } else {
-            out.printf("%-32s %-20s %-20s %5s %7s  %-24s  %-24s  %s%n", "QUEUE", "REASON CLASS", "EVENT TYPE",
+            out.printf("%-32s %-18s %-18s %5s %7s  %-20s  %-20s  %s%n", "QUEUE", "REASON CLASS", "EVENT TYPE",
                     "COUNT", "APPLIED", "OLDEST", "NEWEST", "REASON");
             for (JsonNode g : o.path("groups")) {
-                out.printf("%-32s %-20s %-20s %5d %7d  %-24s  %-24s  %s%n", g.path("queue").asText(),
+                out.printf("%-32s %-18s %-18s %5d %7d  %-20s  %-20s  %s%n", g.path("queue").asText(),
                         text(g, "reasonClass"), text(g, "eventType"), g.path("count").asInt(), g.path("applied").asInt(),
-                        text(g, "oldest"), text(g, "newest"), shorten(text(g, "reason"), 120));
+                        time(g, "oldest"), time(g, "newest"), shorten(text(g, "reason"), 120));
             }
         }
         for (JsonNode t : o.path("truncated")) {
@@ -218,9 +218,9 @@ public class DeadLettersCommand implements GatewayCommand {
             out.println("STOPPED: " + report.path("error").asText());
         }
         if (!report.path("items").isEmpty()) {
-            out.printf("%-26s %-48s %-38s %-14s %s%n", "OUTCOME", "MESSAGE", "EVENT", "INBOX", "TARGET / DETAIL");
+            out.printf("%-26s %-42s %-46s %-17s %s%n", "OUTCOME", "MESSAGE", "EVENT", "INBOX", "TARGET / DETAIL");
             for (JsonNode i : report.path("items")) {
-                out.printf("%-26s %-48s %-38s %-14s %s%s%n", i.path("outcome").asText(), i.path("messageId").asText(),
+                out.printf("%-26s %-42s %-46s %-17s %s%s%n", i.path("outcome").asText(), i.path("messageId").asText(),
                         text(i, "eventId"), text(i.path("inbox"), "state"), text(i, "target"),
                         i.has("detail") ? " (" + i.path("detail").asText() + ")" : "");
             }
@@ -248,6 +248,16 @@ public class DeadLettersCommand implements GatewayCommand {
     private static String text(JsonNode node, String field) {
         JsonNode v = node.path(field);
         return v.isMissingNode() || v.isNull() ? "-" : v.asText();
+    }
+
+    /** An instant to the second, for tables. */
+    private static String time(JsonNode node, String field) {
+        String t = text(node, field);
+        try {
+            return java.time.Instant.parse(t).truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString();
+        } catch (java.time.format.DateTimeParseException e) {
+            return t;
+        }
     }
 
     private static String shorten(String s, int max) {
