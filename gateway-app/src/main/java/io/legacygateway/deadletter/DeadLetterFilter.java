@@ -6,6 +6,7 @@ import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeParseException;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -41,7 +42,7 @@ public record DeadLetterFilter(String queue, String type, String subject, String
             Set.of());
 
     public DeadLetterFilter {
-        ids = ids == null ? Set.of() : Set.copyOf(ids);
+        ids = ids == null ? Set.of() : Collections.unmodifiableSet(new LinkedHashSet<>(ids));
         if (from != null && to != null && !from.isBefore(to)) {
             throw new IllegalArgumentException("filter: 'from' (" + from + ") must be before 'to' (" + to + ")");
         }

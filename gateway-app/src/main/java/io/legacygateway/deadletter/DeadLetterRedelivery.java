@@ -59,11 +59,12 @@ import org.slf4j.LoggerFactory;
  * <p><b>The copy</b> keeps the body byte for byte, every application property ({@code ce_*} included), the event id,
  * {@code JMSXGroupID}, correlation id, type and priority; it drops the dead-letter properties ({@code gw_dlq_*},
  * {@code _AMQ_ORIG_*}) and adds {@code gw_redelivered_at}, {@code gw_redelivered_by} and {@code gw_redelivery_count}.
- * It gets a NEW {@code _AMQ_DUPL_ID}, {@code <event id>|redelivery:<dead letter's JMS message id>}: the event id itself
- * is in the original address's duplicate-id cache (the relay set it on the first publish), and the broker would drop
- * the replay, or refuse its transaction. The new id is unique per dead letter, so the broker still stores at most one
- * copy of one dead letter (should a client ever resend a commit on failover), and the consumer's inbox, which keys on
- * the event id, remains what decides whether the effect is applied again.
+ * It gets a NEW {@code _AMQ_DUPL_ID}, {@code <event id>|redelivery:<dead letter's JMS message id>|<original queue>}:
+ * the event id itself is in the original address's duplicate-id cache (the relay set it on the first publish), and the
+ * broker would drop the replay, or refuse its transaction. The new id is unique per dead letter (the queue tells apart
+ * the copies the broker dead-lettered from several subscriptions of one topic, which keep one JMS message id), so the
+ * broker still stores at most one copy of one dead letter (should a client ever resend a commit on failover), and the
+ * consumer's inbox, which keys on the event id, remains what decides whether the effect is applied again.
  *
  * <p><b>Audit</b>: a dry run writes one {@code dlq.redeliver} row (dry_run true); a real run writes
  * {@code dlq.redeliver.start} before it changes anything (so a run whose audit cannot be written does nothing) and
@@ -76,6 +77,8 @@ public class DeadLetterRedelivery {
     /** JMS message ids as the Artemis client makes them; anything else is never put into a selector. */
     private static final Pattern MESSAGE_ID = Pattern.compile("ID:[A-Za-z0-9._:-]{1,200}");
     private static final long RECEIVE_TIMEOUT_MS = 2000;
+    /** Queue names that may appear in a selector literal as they are. */
+    private static final Pattern SELECTOR_SAFE = Pattern.compile("[A-Za-z0-9._-]{1,200}");
 
     private final DeadLetterBrowser browser;
     private final InboxLookup inboxes;
@@ -376,7 +379,11 @@ public class DeadLetterRedelivery {
     private RedeliveryOutcome move(Session session, MessageProducer producer, Plan p, String actor)
             throws JMSException {
         DeadLetter d = p.letter;
-        String selector = "JMSMessageID = '" + d.messageId() + "'";
+        // a message the broker dead-lettered from several subscription queues of one topic keeps one JMS message id
+        // in each copy: the original queue tells them apart
+        String selector = "JMSMessageID = '" + d.messageId() + "'" + (d.originalQueue() != null
+                && SELECTOR_SAFE.matcher(d.originalQueue()).matches() ? " AND " + DeadLetterBrowser.ORIGINAL_QUEUE
+                + " = '" + d.originalQueue() + "'" : "");
         MessageConsumer consumer = session.createConsumer(session.createQueue(browser.address() + "::" + d.queue()),
                 selector);
         try {
@@ -385,8 +392,11 @@ public class DeadLetterRedelivery {
                 p.detail = "no longer on " + d.queue();
                 return RedeliveryOutcome.GONE;
             }
-            if (!d.messageId().equals(m.getJMSMessageID())) {
-                throw new IllegalStateException("selector returned " + m.getJMSMessageID() + " for " + d.messageId());
+            if (!d.messageId().equals(m.getJMSMessageID()) || !java.util.Objects.equals(d.originalQueue(),
+                    DeadLetterBrowser.string(m, DeadLetterBrowser.ORIGINAL_QUEUE))) {
+                throw new IllegalStateException("selector returned " + m.getJMSMessageID() + " of "
+                        + DeadLetterBrowser.string(m, DeadLetterBrowser.ORIGINAL_QUEUE) + " for " + d.messageId()
+                        + " of " + d.originalQueue());
             }
             if (p.outcome == RedeliveryOutcome.MOVED) {
                 producer.send(destination(session, p.target), copy(session, m, d, actor), DeliveryMode.PERSISTENT,
@@ -458,7 +468,8 @@ public class DeadLetterRedelivery {
         copy.setJMSCorrelationID(original.getJMSCorrelationID());
         copy.setJMSType(original.getJMSType());
         copy.setStringProperty(MessageProperties.DUPLICATE_ID,
-                (d.eventId() != null ? d.eventId() : d.messageId()) + "|redelivery:" + d.messageId());
+                (d.eventId() != null ? d.eventId() : d.messageId()) + "|redelivery:" + d.messageId() + "|"
+                        + d.originalQueue());
         copy.setStringProperty(DeadLetterBrowser.REDELIVERED_AT, clock.instant().toString());
         copy.setStringProperty(DeadLetterBrowser.REDELIVERED_BY, actor);
         copy.setIntProperty(DeadLetterBrowser.REDELIVERY_COUNT, d.redeliveryCount() + 1);

@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import jakarta.jms.JMSException;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import org.springframework.jmx.export.annotation.ManagedOperation;
 import org.springframework.jmx.export.annotation.ManagedOperationParameter;
 import org.springframework.jmx.export.annotation.ManagedOperationParameters;
@@ -87,7 +86,7 @@ public class DeadLettersMBean {
                                                     boolean discardApplied) {
         DeadLetterFilter f = filter(queue, filter);
         if (ids != null && !ids.isBlank()) {
-            f = f.withIds(Set.copyOf(DeadLetterFilter.parse(Map.of("ids", ids)).ids()));
+            f = f.withIds(DeadLetterFilter.parse(Map.of("ids", ids)).ids());
         }
         RedeliveryRequest request = new RedeliveryRequest(f, dryRun, ratePerSecond <= 0 ? null : ratePerSecond,
                 RedeliveryRequest.policy(inboxPolicy), force, discardApplied);

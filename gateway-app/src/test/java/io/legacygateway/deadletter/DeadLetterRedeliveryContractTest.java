@@ -200,7 +200,7 @@ abstract class DeadLetterRedeliveryContractTest extends DeadLetterTestSupport {
                     .isEqualTo((sent == zed1 ? at : at.plusMillis(1)).toString());
             assertThat(property(copy, "gw_redelivery_count")).isEqualTo("1");
             assertThat(property(copy, MessageProperties.DUPLICATE_ID)).isEqualTo(sent.id() + "|redelivery:"
-                    + dead.getJMSMessageID());
+                    + dead.getJMSMessageID() + "|" + queue);
             List<String> names = Collections.list(copy.getPropertyNames()).stream().map(Object::toString).toList();
             assertThat(names).noneMatch(n -> n.startsWith("gw_dlq_") || n.startsWith("_AMQ_ORIG"));
         }
@@ -385,6 +385,116 @@ abstract class DeadLetterRedeliveryContractTest extends DeadLetterTestSupport {
         Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> total("zed").compareTo(new BigDecimal("4")) == 0);
         assertThat(deadLetters(queue)).isEmpty();
         assertThat((String) last(audit("dlq.redeliver")).get("selection")).contains("force=true");
+    }
+
+    @Test
+    void aDeadLetterOfATopicSubscriptionGoesBackToThatSubscriptionOnly() throws Exception {
+        String address = unique("it.dlq.topic");
+        String subscription = unique("billing");
+        String other = unique("audit");
+        try (jakarta.jms.Connection c = brokerConnectionFactory().createConnection();
+             jakarta.jms.Session s = c.createSession(false, jakarta.jms.Session.AUTO_ACKNOWLEDGE)) {
+            for (String q : List.of(subscription, other)) {
+                ((org.apache.activemq.artemis.jms.client.ActiveMQSession) s).getCoreSession().createQueue(
+                        org.apache.activemq.artemis.api.core.QueueConfiguration.of(q).setAddress(address)
+                                .setRoutingType(org.apache.activemq.artemis.api.core.RoutingType.MULTICAST));
+            }
+        }
+        startConsumer(unique("wallet"), address + "::" + subscription, Map.of());
+        EventEnvelope poison = order("OrderCreated", "zed", "9");
+        try (jakarta.jms.Connection c = brokerConnectionFactory().createConnection();
+             jakarta.jms.Session s = c.createSession(false, jakarta.jms.Session.AUTO_ACKNOWLEDGE);
+             jakarta.jms.MessageProducer p = s.createProducer(s.createTopic(address))) {
+            jakarta.jms.TextMessage m = s.createTextMessage(body(poison));
+            m.setStringProperty("ce_id", poison.id());
+            p.send(m);
+        }
+        awaitDeadLetters(address, 1);
+        assertThat(browse(address + "::" + other)).hasSize(1);
+        openWallet("zed");
+
+        RedeliveryReport report = redelivery.redeliver(request(filter("queue=" + address), false, 1000, null, false));
+
+        assertThat(report.items()).singleElement().satisfies(i -> {
+            assertThat(i.outcome()).isEqualTo(RedeliveryOutcome.MOVED);
+            assertThat(i.target()).isEqualTo(address + "::" + subscription);
+        });
+        Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> total("zed").compareTo(new BigDecimal("9")) == 0);
+        assertThat(browse(address + "::" + other)).as("the other subscription got nothing twice").hasSize(1);
+        assertThat(deadLetters(address)).isEmpty();
+    }
+
+    /**
+     * What the broker itself dead-letters (delivery attempts exhausted) carries only {@code _AMQ_ORIG_*} and keeps the
+     * original JMS message id; a topic message dead-lettered from two subscriptions is two copies with one id. Made
+     * here as the broker makes them (core messages with one user id, sent to DLA), then redelivered: each copy goes
+     * back to its own subscription, once.
+     */
+    @Test
+    void deadLettersTheBrokerMovedFromTwoSubscriptionsGoBackEachToItsOwn() throws Exception {
+        String address = unique("it.dlq.broker");
+        String billing = unique("billing");
+        String archive = unique("archive");
+        EventEnvelope event = order("OrderCreated", "zed", "6");
+        String consumer = unique("wallet");
+        try (jakarta.jms.Connection c = brokerConnectionFactory().createConnection();
+             jakarta.jms.Session s = c.createSession(false, jakarta.jms.Session.AUTO_ACKNOWLEDGE)) {
+            org.apache.activemq.artemis.api.core.client.ClientSession core =
+                    ((org.apache.activemq.artemis.jms.client.ActiveMQSession) s).getCoreSession();
+            for (String q : List.of(billing, archive)) {
+                core.createQueue(org.apache.activemq.artemis.api.core.QueueConfiguration.of(q).setAddress(address)
+                        .setRoutingType(org.apache.activemq.artemis.api.core.RoutingType.MULTICAST));
+            }
+            core.createQueue(org.apache.activemq.artemis.api.core.QueueConfiguration.of(deadLetterQueue(address))
+                    .setAddress("DLA").setRoutingType(org.apache.activemq.artemis.api.core.RoutingType.MULTICAST)
+                    .setFilterString("_AMQ_ORIG_ADDRESS = '" + address + "'").setAutoCreated(true));
+            org.apache.activemq.artemis.utils.UUID userId =
+                    org.apache.activemq.artemis.utils.UUIDGenerator.getInstance().generateUUID();
+            try (org.apache.activemq.artemis.api.core.client.ClientProducer producer = core.createProducer("DLA")) {
+                for (String q : List.of(billing, archive)) {
+                    org.apache.activemq.artemis.api.core.client.ClientMessage m = core.createMessage(
+                            org.apache.activemq.artemis.api.core.Message.TEXT_TYPE, true);
+                    m.getBodyBuffer().writeNullableSimpleString(
+                            org.apache.activemq.artemis.api.core.SimpleString.of(body(event)));
+                    m.setUserID(userId);
+                    m.setTimestamp(clock.millis());
+                    m.setRoutingType(org.apache.activemq.artemis.api.core.RoutingType.MULTICAST);
+                    m.putStringProperty("_AMQ_ORIG_ADDRESS", address);
+                    m.putStringProperty("_AMQ_ORIG_QUEUE", q);
+                    m.putStringProperty("ce_id", event.id());
+                    m.putStringProperty("ce_type", event.type());
+                    producer.send(m);
+                }
+            }
+        }
+        startConsumer(consumer, address + "::" + billing, Map.of());
+
+        List<DeadLetter> letters = redelivery.messages(filter("queue=" + address), 0, 50, false).messages();
+        assertThat(letters).extracting(DeadLetter::originalQueue, DeadLetter::reasonClass, d -> d.inbox().state(),
+                        d -> d.inbox().consumer())
+                .containsExactly(org.assertj.core.groups.Tuple.tuple(billing, DeadLetter.BROKER,
+                                InboxState.NOT_APPLIED, consumer),
+                        org.assertj.core.groups.Tuple.tuple(archive, DeadLetter.BROKER, InboxState.NO_INBOX_CONSUMER,
+                                null));
+        assertThat(letters.get(0).messageId()).as("one id, two copies").isEqualTo(letters.get(1).messageId());
+        assertThat(letters.get(0).reason()).isEqualTo(DeadLetter.BROKER_REASON);
+        openWallet("zed");
+
+        RedeliveryReport report = redelivery.redeliver(request(filter("queue=" + address), false, 1000, null, false));
+
+        assertThat(report.items()).extracting(RedeliveryReport.Item::target, RedeliveryReport.Item::outcome)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple(address + "::" + billing, RedeliveryOutcome.MOVED),
+                        org.assertj.core.groups.Tuple.tuple(address + "::" + archive, RedeliveryOutcome.MOVED));
+        assertThat(deadLetters(address)).isEmpty();
+        Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> total("zed").compareTo(new BigDecimal("6")) == 0);
+        Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> browse(address + "::" + billing).isEmpty());
+        assertThat(inboxRows(event.id())).isEqualTo(1);
+        assertThat(browse(address + "::" + archive)).as("the other subscription's copy, once").singleElement()
+                .satisfies(m -> {
+                    assertThat(property(m, "ce_id")).isEqualTo(event.id());
+                    assertThat(property(m, "gw_redelivery_count")).isEqualTo("1");
+                    assertThat(property(m, MessageProperties.DUPLICATE_ID)).endsWith("|" + archive);
+                });
     }
 
     /**
