@@ -1,6 +1,8 @@
 package io.legacygateway.deadletter;
 
+import io.legacygateway.config.GatewaySecurityProperties;
 import jakarta.jms.JMSException;
+import jakarta.servlet.http.HttpServletRequest;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.springframework.http.HttpStatus;
@@ -19,7 +21,8 @@ import org.springframework.web.bind.annotation.RestController;
  *   <li>{@code GET /api/dead-letters}: the dead-letter queues and their messages grouped by queue, reason class,
  *       reason and event type;</li>
  *   <li>{@code GET /api/dead-letters/messages?queue=&type=&subject=&reasonClass=&reason=&consumer=&from=&to=&ids=
- *       &offset=0&limit=50&body=false}: one page of the dead letters a filter selects, with their inbox status;</li>
+ *       &offset=0&limit=50&body=false}: one page of the dead letters a filter selects, with their inbox status
+ *       ({@code body=true}, the message bodies, needs {@code OPERATOR});</li>
  *   <li>{@code POST /api/dead-letters/redeliver} with {@code {queue?, filter?, ids?, dryRun, ratePerSecond?,
  *       inboxPolicy?, force?, discardApplied?}}: the report ({@link RedeliveryReport}).</li>
  * </ul>
@@ -41,7 +44,8 @@ public class DeadLetterController {
     }
 
     @GetMapping("/messages")
-    public DeadLetterPage messages(@RequestParam Map<String, String> parameters) throws JMSException {
+    public ResponseEntity<?> messages(@RequestParam Map<String, String> parameters, HttpServletRequest request)
+            throws JMSException {
         Map<String, String> filter = new LinkedHashMap<>(parameters);
         int offset = integer(filter.remove("offset"), "offset", 0);
         int limit = integer(filter.remove("limit"), "limit", 50);
@@ -49,7 +53,13 @@ public class DeadLetterController {
         if (body != null && !body.equals("true") && !body.equals("false")) {
             throw new IllegalArgumentException("body: '" + body + "' is not true or false");
         }
-        return redelivery.messages(DeadLetterFilter.parse(filter), offset, limit, "true".equals(body));
+        if ("true".equals(body) && !request.isUserInRole(GatewaySecurityProperties.Role.OPERATOR.name())) {
+            // bodies are business data: as in Hawtio, where browsing a queue is an operation, only operators read them
+            return ResponseEntity.status(HttpStatus.FORBIDDEN).body(Map.of("error", "body=true needs the OPERATOR "
+                    + "role"));
+        }
+        return ResponseEntity.ok(redelivery.messages(DeadLetterFilter.parse(filter), offset, limit,
+                "true".equals(body)));
     }
 
     @PostMapping("/redeliver")

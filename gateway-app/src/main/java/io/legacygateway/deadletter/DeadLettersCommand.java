@@ -26,6 +26,7 @@ public class DeadLettersCommand implements GatewayCommand {
                    dlq show [FILTER] [--offset=0] [--limit=50] [--body]
                                                   the dead letters a filter selects, with their inbox status
                    dlq show ID                    one dead letter (JMS message id or event id) with its body
+                                                  (--body and show ID need an OPERATOR login)
                    dlq redeliver (--dry-run | --execute) [FILTER] [--ids=ID,...] [--rate=N]
                                  [--inbox-policy=SKIP_APPLIED|REDELIVER_ALL|RELEASE_INBOX_AND_REDELIVER]
                                  [--force] [--discard-applied]

@@ -109,8 +109,9 @@ class DeadLetterOperatorSurfacesTest extends DeadLetterTestSupport {
         assertThat(page.path("messages").get(0).path("eventId").asText()).isEqualTo(sent[0].id());
         assertThat(page.path("messages").get(0).path("inbox").path("state").asText()).isEqualTo("NOT_APPLIED");
         assertThat(page.path("messages").get(0).has("body")).isFalse();
-        JsonNode second = JSON.readTree(get("/api/dead-letters/messages?queue=" + queue + "&offset=1&limit=1&body=true",
-                VIEWER).body()).path("messages").get(0);
+        String withBody = "/api/dead-letters/messages?queue=" + queue + "&offset=1&limit=1&body=true";
+        assertError(get(withBody, VIEWER), 403, "body=true needs the OPERATOR role");
+        JsonNode second = JSON.readTree(get(withBody, OPERATOR).body()).path("messages").get(0);
         assertThat(second.path("eventId").asText()).isEqualTo(sent[1].id());
         assertThat(second.path("body").asText()).isEqualTo(body(sent[1]));
 
@@ -224,8 +225,10 @@ class DeadLetterOperatorSurfacesTest extends DeadLetterTestSupport {
         assertThat(show.status()).isZero();
         assertThat(show.output()).contains("2 dead letter(s) selected").contains(sent[0].id()).contains(sent[1].id())
                 .contains("inbox: NOT_APPLIED");
-        Run one = run("show", sent[1].id(), gateway, "--user=test-viewer", "--password=test-viewer-secret");
+        Run one = run("show", sent[1].id(), gateway, "--user=test-operator", "--password=test-operator-secret");
         assertThat(one.output()).contains("1 dead letter(s) selected").contains("body: " + body(sent[1]));
+        assertThat(run("show", sent[1].id(), gateway, "--user=test-viewer", "--password=test-viewer-secret").output())
+                .as("bodies are for operators").contains("HTTP 403");
 
         Run dry = run("redeliver", "--dry-run", "--queue=" + queue, gateway, "--user=test-operator",
                 "--password=test-operator-secret");
