@@ -46,6 +46,8 @@ public final class GatewayCli {
                 // a command never runs routes; an embedded broker, if the profile has one, keeps nothing on disk
                 "--camel.main.routes-include-pattern=classpath:no-routes-for-commands/*.yaml",
                 "--spring.artemis.embedded.persistent=false",
+                // nor samples the dead-letter queues for a metric nobody scrapes
+                "--gateway.dead-letters.depth-interval=0",
                 "--logging.level.root=WARN",
                 "--logging.level.org.apache.camel.spring.boot=ERROR"));
         try (ConfigurableApplicationContext context = new SpringApplicationBuilder(GatewayApplication.class)

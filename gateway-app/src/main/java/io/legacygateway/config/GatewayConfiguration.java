@@ -141,7 +141,7 @@ public class GatewayConfiguration {
      * Relays keep one connection each and manage their sessions themselves; Spring's caching wrapper shares one
      * connection between everything and would tie a relay's failure to the consumers' connection.
      */
-    static ConnectionFactory nativeFactory(ConnectionFactory cf) {
+    public static ConnectionFactory nativeFactory(ConnectionFactory cf) {
         ConnectionFactory current = cf;
         while (true) {
             if (current instanceof SingleConnectionFactory s && s.getTargetConnectionFactory() != null) {

@@ -1,6 +1,8 @@
 package io.legacygateway.config;
 
 import jakarta.validation.Valid;
+import jakarta.validation.constraints.AssertTrue;
+import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.NotNull;
@@ -60,15 +62,32 @@ public record GatewayProperties(
     }
 
     /**
-     * Dead-letter redelivery.
+     * Dead-letter redelivery ({@code io.legacygateway.deadletter}).
      *
      * @param replayHorizon       dead letters older than this are not redelivered (their inbox rows may be gone);
      *                            default 7d
      * @param defaultRatePerSecond redelivery pace when the operator gives none; default 50
+     * @param address             the broker's dead-letter address whose queues ({@code DLQ.<address>}) are listed and
+     *                            redelivered from; default {@code DLA}, as in artemis-config/broker.xml
+     * @param depthInterval       how often the {@code gateway.dlq.depth} gauge is sampled from the broker; default 30s,
+     *                            0 turns sampling off
+     * @param browseLimit         most messages read from one dead-letter queue per listing or redelivery (a listing
+     *                            says when it stopped there); default 10000
      */
     public record DeadLetters(
             @DefaultValue("7d") @NotNull Duration replayHorizon,
-            @DefaultValue("50") @Min(1) int defaultRatePerSecond) {
+            @DefaultValue("50") @Min(1) @Max(10000) int defaultRatePerSecond,
+            @DefaultValue("DLA") @NotBlank String address,
+            @DefaultValue("30s") @NotNull Duration depthInterval,
+            @DefaultValue("10000") @Min(1) int browseLimit) {
+
+        /** Startup refuses a horizon that is not positive and a negative sampling interval. */
+        @AssertTrue(message = "gateway.dead-letters.replay-horizon must be positive and "
+                + "gateway.dead-letters.depth-interval must be 0 (off) or positive")
+        public boolean isDurationsValid() {
+            return replayHorizon != null && depthInterval != null && !replayHorizon.isNegative()
+                    && !replayHorizon.isZero() && !depthInterval.isNegative();
+        }
     }
 
     /**
@@ -114,6 +133,11 @@ public record GatewayProperties(
      *                            broker's duplicate detection, to show the inbox skipping it; default false (the
      *                            {@code demo} profile turns it on)
      * @param duplicateInterval   time between two such duplicates; default 15s
+     * @param poisonMessages      now and then send an order event for a customer who has no wallet yet, which the
+     *                            wallet's inbox dead-letters (BUSINESS_RULE); the wallet is opened half an interval
+     *                            later, so that the dead letter can be redelivered and applied; default false (the
+     *                            {@code demo} profile turns it on)
+     * @param poisonInterval      time between two such poison messages; default 2m
      */
     public record Demo(
             @DefaultValue("false") boolean enabled,
@@ -121,6 +145,8 @@ public record GatewayProperties(
             @DefaultValue("2s") @NotNull Duration orderInterval,
             @DefaultValue("wallet") @NotBlank String walletDataSource,
             @DefaultValue("false") boolean duplicateDeliveries,
-            @DefaultValue("15s") @NotNull Duration duplicateInterval) {
+            @DefaultValue("15s") @NotNull Duration duplicateInterval,
+            @DefaultValue("false") boolean poisonMessages,
+            @DefaultValue("2m") @NotNull Duration poisonInterval) {
     }
 }

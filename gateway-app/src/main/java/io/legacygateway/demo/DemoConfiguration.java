@@ -43,6 +43,14 @@ public class DemoConfiguration {
     }
 
     @Bean
+    @ConditionalOnProperty(name = "gateway.demo.poison-messages", havingValue = "true")
+    DemoPoisonMessages demoPoisonMessages(DemoWallet wallet, ConnectionFactory connectionFactory,
+                                          GatewayProperties properties, Clock clock, Environment env) {
+        return new DemoPoisonMessages(wallet, connectionFactory, properties, clock, "http://"
+                + env.getProperty("server.address", "127.0.0.1") + ":" + env.getProperty("server.port", "8080"));
+    }
+
+    @Bean
     ApplicationListener<ApplicationReadyEvent> demoBanner(Environment env, GatewayProperties properties) {
         return event -> {
             String base = "http://" + env.getProperty("server.address", "localhost") + ":"
@@ -61,12 +69,14 @@ public class DemoConfiguration {
                     'demo-billing' the rows of the billing module's own table EVT_QUEUE to demo.billing.events.
                     Inbox consumer 'demo-wallet' applies each order event once to the customers' wallets in a second
                     H2 database (./data/demo/wallet, table customer_wallet); now and then an event is delivered twice
-                    (gateway.demo.duplicate-deliveries) and the log shows the inbox skipping the copy.
+                    (gateway.demo.duplicate-deliveries) and the log shows the inbox skipping the copy; now and then
+                    an order for a customer without a wallet is dead-lettered (gateway.demo.poison-messages): list and
+                    redeliver dead letters at {}/api/dead-letters (README: "Dead letters: list and redeliver").
                       Hawtio (Camel routes, Artemis):  {}/actuator/hawtio/
                       Metrics (Prometheus):            {}/actuator/prometheus   (grep gateway_outbox, gateway_inbox)
                       Health:                          {}/actuator/health{}
                     Stop with Ctrl-C; delete ./data/demo to start over.
-                    """, base, base, base, logins);
+                    """, base, base, base, base, logins);
         };
     }
 }

@@ -169,10 +169,10 @@ class OperatorSurfacesRequireLoginTest {
 
     @Test
     void apiReadsNeedAViewerAndWritesAnOperator() throws Exception {
-        // no /api endpoint exists yet: 404 means "authorized, then not found", 403 "not authorized"
-        assertThat(get("/api/dead-letters", VIEWER).statusCode()).isEqualTo(404);
+        // 403 means "not authorized"; an authorized POST without its required dryRun is a 400
+        assertThat(get("/api/dead-letters", VIEWER).statusCode()).isEqualTo(200);
         assertThat(post("/api/dead-letters/redeliver", "{}", VIEWER).statusCode()).isEqualTo(403);
-        assertThat(post("/api/dead-letters/redeliver", "{}", OPERATOR).statusCode()).isEqualTo(404);
+        assertThat(post("/api/dead-letters/redeliver", "{}", OPERATOR).statusCode()).isEqualTo(400);
         assertThat(get("/actuator/metrics", VIEWER).statusCode()).isEqualTo(200);
         assertThat(post("/actuator/loggers/io.legacygateway", "{\"configuredLevel\":\"INFO\"}", VIEWER).statusCode())
                 .isEqualTo(403);

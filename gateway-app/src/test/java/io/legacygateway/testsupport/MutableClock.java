@@ -5,8 +5,9 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
+import java.time.temporal.ChronoUnit;
 
-/** A clock a test moves by hand, so that every time-dependent outcome (retry times, retention cutoffs) is exact. */
+/** A clock that stands still until a test moves it: time-dependent outcomes become exact. */
 public final class MutableClock extends Clock {
 
     private volatile Instant now;
@@ -15,12 +16,17 @@ public final class MutableClock extends Clock {
         this.now = start;
     }
 
-    public void set(Instant instant) {
-        now = instant;
+    /** A clock standing at the current second. */
+    public static MutableClock atNow() {
+        return new MutableClock(Instant.now().truncatedTo(ChronoUnit.SECONDS));
     }
 
-    public void advance(Duration by) {
+    public synchronized void advance(Duration by) {
         now = now.plus(by);
+    }
+
+    public void set(Instant instant) {
+        now = instant;
     }
 
     @Override

@@ -175,3 +175,15 @@ INSERT INTO {table} (consumer_name, aggregate_key, sequence_number, message_id, 
 
 -- name: inbox.parked.delete
 DELETE FROM {table} WHERE consumer_name = :consumer AND aggregate_key = :aggregate AND sequence_number = :sequence
+
+-- Dead-letter redelivery (gateway-app io.legacygateway.deadletter) reads and releases inbox rows; named binds, {table}
+-- is the consumer's quoted inbox table.
+
+-- name: inbox.applied
+-- Which of these message ids the consumer has applied: a replay of those would be skipped as a duplicate.
+SELECT message_id FROM {table} WHERE consumer_name = :consumer AND message_id IN (:messageIds)
+
+-- name: inbox.release
+-- Policy RELEASE_INBOX_AND_REDELIVER: forget that the consumer applied the message, so that a replay applies its
+-- effect again. Audited by the caller.
+DELETE FROM {table} WHERE message_id = :messageId AND consumer_name = :consumer

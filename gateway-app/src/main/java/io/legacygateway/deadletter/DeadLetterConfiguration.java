@@ -1,0 +1,61 @@
+package io.legacygateway.deadletter;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.legacygateway.config.GatewayConfiguration;
+import io.legacygateway.config.GatewayDataSources;
+import io.legacygateway.config.GatewayProperties;
+import io.legacygateway.inbox.InboxConsumerFactory;
+import io.legacygateway.ops.OperationAudit;
+import io.micrometer.core.instrument.MeterRegistry;
+import jakarta.jms.ConnectionFactory;
+import java.time.Clock;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/**
+ * Dead-letter listing and redelivery: the service, the depth gauge, the JMX bean, the {@code dlq} command (REST:
+ * {@link DeadLetterController}). The broker is reached through the application's {@link ConnectionFactory}, embedded
+ * or standalone alike.
+ */
+@Configuration(proxyBeanMethods = false)
+public class DeadLetterConfiguration {
+
+    @Bean
+    DeadLetterBrowser deadLetterBrowser(GatewayProperties properties, ConnectionFactory connectionFactory) {
+        return new DeadLetterBrowser(GatewayConfiguration.nativeFactory(connectionFactory),
+                properties.deadLetters().address(), properties.deadLetters().browseLimit());
+    }
+
+    @Bean
+    DeadLetterDepthSampler deadLetterDepthSampler(DeadLetterBrowser browser, MeterRegistry meters,
+                                                  GatewayProperties properties) {
+        return new DeadLetterDepthSampler(browser, meters, properties.deadLetters().depthInterval());
+    }
+
+    @Bean
+    DeadLetterRedelivery deadLetterRedelivery(DeadLetterBrowser browser, InboxConsumerFactory consumers,
+                                              GatewayDataSources dataSources, OperationAudit audit,
+                                              GatewayProperties properties, ConnectionFactory connectionFactory,
+                                              MeterRegistry meters, Clock clock,
+                                              ObjectProvider<RedeliveryPace.Sleeper> sleeper,
+                                              ObjectProvider<DeadLetterRedeliveryHook> hooks,
+                                              DeadLetterDepthSampler sampler) {
+        DeadLetterRedelivery redelivery = new DeadLetterRedelivery(browser, new InboxLookup(consumers, dataSources),
+                audit, properties, GatewayConfiguration.nativeFactory(connectionFactory), meters, clock,
+                sleeper.getIfAvailable(() -> RedeliveryPace.Sleeper.THREAD), hooks.orderedStream().toList());
+        redelivery.afterChange(sampler::sampleSoon);
+        return redelivery;
+    }
+
+    @Bean
+    DeadLettersMBean deadLettersMBean(DeadLetterRedelivery redelivery, ObjectMapper json) {
+        return new DeadLettersMBean(redelivery, json);
+    }
+
+    /** {@code java -jar gateway-app.jar dlq ...}: the operator's command line, through the gateway's REST API. */
+    @Bean
+    DeadLettersCommand deadLettersCommand() {
+        return new DeadLettersCommand();
+    }
+}

@@ -1,0 +1,119 @@
+package io.legacygateway.deadletter;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.context.SmartLifecycle;
+
+/**
+ * The gauge {@code gateway.dlq.depth} (tag {@code queue}: the dead-letter queue, {@code DLQ.<address>}), sampled from
+ * the broker every {@code gateway.dead-letters.depth-interval} on a thread of its own, never while Prometheus scrapes
+ * (a scrape must not wait for the broker). A queue seen once keeps its series; a queue that disappears reads 0. While
+ * the broker cannot be asked the last values stay and one warning is logged (readiness reports the broker). It also
+ * registers {@code gateway.dlq.redelivered} at 0 for every queue it sees, so that rates exist before the first
+ * redelivery.
+ */
+final class DeadLetterDepthSampler implements SmartLifecycle {
+
+    private static final Logger log = LoggerFactory.getLogger(DeadLetterDepthSampler.class);
+
+    private final DeadLetterBrowser browser;
+    private final MeterRegistry meters;
+    private final Duration interval;
+    private final Map<String, AtomicLong> depths = new ConcurrentHashMap<>();
+    private final AtomicBoolean failing = new AtomicBoolean();
+    private volatile ScheduledExecutorService executor;
+
+    DeadLetterDepthSampler(DeadLetterBrowser browser, MeterRegistry meters, Duration interval) {
+        this.browser = browser;
+        this.meters = meters;
+        this.interval = interval;
+    }
+
+    /** Reads every dead-letter queue's depth now; {@code false} when the broker could not be asked. */
+    boolean sample() {
+        try {
+            List<DeadLetterQueue> queues = browser.queues();
+            Set<String> seen = new HashSet<>();
+            for (DeadLetterQueue q : queues) {
+                seen.add(q.name());
+                depths.computeIfAbsent(q.name(), this::register).set(q.depth());
+            }
+            depths.forEach((name, depth) -> {
+                if (!seen.contains(name)) {
+                    depth.set(0);
+                }
+            });
+            if (failing.compareAndSet(true, false)) {
+                log.info("Dead-letter depth: the broker answers again");
+            }
+            return true;
+        } catch (Exception e) {
+            if (failing.compareAndSet(false, true)) {
+                log.warn("Dead-letter depth: cannot read the queues of {} ({}); gateway_dlq_depth keeps its last "
+                        + "values until the broker answers", browser.address(), e.toString());
+            }
+            return false;
+        }
+    }
+
+    /** Samples soon on the sampler's thread (after a redelivery); no-op when sampling is off. */
+    void sampleSoon() {
+        ScheduledExecutorService e = executor;
+        if (e != null) {
+            e.execute(this::sample);
+        }
+    }
+
+    private AtomicLong register(String queue) {
+        AtomicLong value = new AtomicLong();
+        Gauge.builder("gateway.dlq.depth", value, AtomicLong::get)
+                .description("Messages on the dead-letter queue, sampled from the broker").tag("queue", queue)
+                .strongReference(true).register(meters);
+        Counter.builder("gateway.dlq.redelivered").description("Dead letters moved back to their original queue")
+                .tag("queue", queue).register(meters);
+        return value;
+    }
+
+    @Override
+    public void start() {
+        if (interval.isZero()) {
+            log.info("Dead-letter depth sampling is off (gateway.dead-letters.depth-interval=0)");
+            return;
+        }
+        ScheduledExecutorService e = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "dlq-depth");
+            t.setDaemon(true);
+            return t;
+        });
+        e.scheduleWithFixedDelay(this::sample, 0, interval.toMillis(), TimeUnit.MILLISECONDS);
+        executor = e;
+    }
+
+    @Override
+    public void stop() {
+        ScheduledExecutorService e = executor;
+        executor = null;
+        if (e != null) {
+            e.shutdownNow();
+        }
+    }
+
+    @Override
+    public boolean isRunning() {
+        return executor != null;
+    }
+}
