@@ -26,7 +26,7 @@ import org.springframework.context.SmartLifecycle;
  * registers {@code gateway.dlq.redelivered} at 0 for every queue it sees, so that rates exist before the first
  * redelivery.
  */
-final class DeadLetterDepthSampler implements SmartLifecycle {
+public final class DeadLetterDepthSampler implements SmartLifecycle {
 
     private static final Logger log = LoggerFactory.getLogger(DeadLetterDepthSampler.class);
 
@@ -44,7 +44,7 @@ final class DeadLetterDepthSampler implements SmartLifecycle {
     }
 
     /** Reads every dead-letter queue's depth now; {@code false} when the broker could not be asked. */
-    boolean sample() {
+    public boolean sample() {
         try {
             List<DeadLetterQueue> queues = browser.queues();
             Set<String> seen = new HashSet<>();
