@@ -6,14 +6,16 @@ import jakarta.jms.JMSException;
 import jakarta.jms.Message;
 import jakarta.jms.MessageConsumer;
 import jakarta.jms.Queue;
-import jakarta.jms.QueueBrowser;
+import jakarta.jms.MessageProducer;
+import jakarta.jms.TemporaryQueue;
 import jakarta.jms.Session;
 import jakarta.jms.TextMessage;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
+import org.apache.activemq.artemis.api.core.management.ResourceNames;
+import org.apache.activemq.artemis.api.jms.management.JMSManagementHelper;
 
-/** Reads what actually reached a queue: exact counts (browsing) and the messages themselves, in queue order. */
+/** Reads what actually reached a queue: exact counts (the broker's) and the messages themselves, in queue order. */
 public final class QueueProbe {
 
     private final ConnectionFactory connectionFactory;
@@ -22,14 +24,30 @@ public final class QueueProbe {
         this.connectionFactory = connectionFactory;
     }
 
-    /** Messages currently on the queue (browsed, not consumed). */
+    /**
+     * Messages currently on the queue, as the broker counts them (management attribute {@code messageCount}).
+     * Not a browse: a JMS queue browser may end its enumeration early while messages are still being paged in or
+     * dispatched, which undercounts on a busy machine.
+     */
     public int count(String queue) {
         try (Connection c = connectionFactory.createConnection();
              Session s = c.createSession(false, Session.AUTO_ACKNOWLEDGE)) {
             c.start();
-            QueueBrowser browser = s.createBrowser(s.createQueue(queue));
-            return Collections.list(browser.getEnumeration()).size();
-        } catch (JMSException e) {
+            TemporaryQueue reply = s.createTemporaryQueue();
+            Message request = s.createMessage();
+            JMSManagementHelper.putAttribute(request, ResourceNames.QUEUE + queue, "messageCount");
+            request.setJMSReplyTo(reply);
+            try (MessageProducer p = s.createProducer(s.createQueue("activemq.management"));
+                 MessageConsumer r = s.createConsumer(reply)) {
+                p.send(request);
+                Message answer = r.receive(30_000);
+                if (answer == null || !JMSManagementHelper.hasOperationSucceeded(answer)) {
+                    // a queue that was never created has no messages
+                    return 0;
+                }
+                return ((Number) JMSManagementHelper.getResult(answer, Long.class)).intValue();
+            }
+        } catch (Exception e) {
             throw new IllegalStateException(e);
         }
     }
