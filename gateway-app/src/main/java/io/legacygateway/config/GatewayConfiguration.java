@@ -13,6 +13,11 @@ import io.legacygateway.capture.TriggersCommand;
 import io.legacygateway.inbox.InboxConsumerFactory;
 import io.legacygateway.inbox.InboxConsumerTemplate;
 import io.legacygateway.inbox.InboxDeliveryHook;
+import io.legacygateway.reconciliation.LabCommand;
+import io.legacygateway.reconciliation.ReconcileCommand;
+import io.legacygateway.reconciliation.Reconciliation;
+import io.legacygateway.reconciliation.ReconciliationJmx;
+import io.legacygateway.reconciliation.ReconciliationLab;
 import io.legacygateway.relay.OutboxRelayFactory;
 import io.legacygateway.relay.OutboxRelayTemplate;
 import io.legacygateway.relay.RelayCycleHook;
@@ -95,6 +100,40 @@ public class GatewayConfiguration {
     @Bean
     RelayCommand relayCommand() {
         return new RelayCommand();
+    }
+
+    @Bean
+    Reconciliation reconciliation(GatewayProperties properties,
+                                                                  OutboxRelayFactory relays,
+                                                                  GatewayDataSources dataSources, Clock clock) {
+        return new Reconciliation(properties, relays, dataSources, clock);
+    }
+
+    @Bean
+    ReconciliationJmx reconciliationJmx(
+            Reconciliation reconciliation) {
+        return new ReconciliationJmx(reconciliation);
+    }
+
+    @Bean
+    ReconcileCommand reconcileCommand() {
+        return new ReconcileCommand();
+    }
+
+    @Bean
+    ReconciliationLab reconciliationLab(
+            GatewayDataSources dataSources, OutboxRelayFactory relays,
+            Reconciliation reconciliation, ConnectionFactory connectionFactory,
+            Clock clock) {
+        // the broker's own factory: a caching wrapper would keep the lab's consumers (and their prefetched messages)
+        return new ReconciliationLab(dataSources, relays, reconciliation, nativeFactory(connectionFactory), clock);
+    }
+
+    @Bean
+    LabCommand labCommand(ReconciliationLab lab,
+                                                          GatewayDataSources dataSources,
+                                                          GatewayProperties properties) {
+        return new LabCommand(lab, dataSources, properties);
     }
 
     @Bean

@@ -35,7 +35,8 @@ public record GatewayProperties(
         @DefaultValue @Valid @NotNull Operations operations,
         @DefaultValue @Valid @NotNull Retention retention,
         @DefaultValue @Valid @NotNull DeadLetters deadLetters,
-        @DefaultValue @Valid @NotNull Metrics metrics) {
+        @DefaultValue @Valid @NotNull Metrics metrics,
+        @DefaultValue @Valid @NotNull Reconciliation reconciliation) {
 
     /**
      * Sampled metrics: the per-relay backlog gauges (pending and FAILED rows, age of the oldest waiting row) and the
@@ -87,6 +88,34 @@ public record GatewayProperties(
         public boolean isDurationsValid() {
             return replayHorizon != null && depthInterval != null && !replayHorizon.isNegative()
                     && !replayHorizon.isZero() && !depthInterval.isNegative();
+        }
+    }
+
+    /**
+     * The reconciliation report ({@code io.legacygateway.reconciliation}) over each relay's outbox and attempt log.
+     *
+     * @param stuckAfter       a waiting intent older than this is STUCK_INTENT_DETECTED; default 15m
+     * @param stuckAttempts    a waiting intent with this many failed attempts is STUCK_INTENT_DETECTED; default 3
+     * @param window           how far back the attempt log is searched for duplicate deliveries and published intents;
+     *                         default 24h
+     * @param limit            most intents per relay and kind in one report (the report says when it stopped there);
+     *                         default 200
+     * @param attemptRetention attempts older than this are deleted by the retention job; default 7d (at least the
+     *                         window)
+     */
+    public record Reconciliation(
+            @DefaultValue("15m") @NotNull Duration stuckAfter,
+            @DefaultValue("3") @Min(1) int stuckAttempts,
+            @DefaultValue("24h") @NotNull Duration window,
+            @DefaultValue("200") @Min(1) @Max(10000) int limit,
+            @DefaultValue("7d") @NotNull Duration attemptRetention) {
+
+        /** Startup refuses durations that are not positive and an attempt retention shorter than the window. */
+        @AssertTrue(message = "gateway.reconciliation.stuck-after, window and attempt-retention must be positive, and"
+                + " gateway.reconciliation.attempt-retention at least gateway.reconciliation.window")
+        public boolean isDurationsValid() {
+            return stuckAfter != null && window != null && attemptRetention != null && stuckAfter.toMillis() > 0
+                    && window.toMillis() > 0 && attemptRetention.compareTo(window) >= 0;
         }
     }
 

@@ -4,6 +4,7 @@ import io.legacygateway.adapters.outbox.OutboxStore;
 import io.legacygateway.config.GatewayProperties;
 import io.legacygateway.inbox.InboxConsumer;
 import io.legacygateway.inbox.InboxConsumerFactory;
+import io.legacygateway.adapters.outbox.AttemptLog;
 import io.legacygateway.relay.OutboxRelay;
 import io.legacygateway.relay.OutboxRelayFactory;
 import io.micrometer.core.instrument.Counter;
@@ -30,7 +31,8 @@ import org.springframework.transaction.support.TransactionTemplate;
  *   <li>per relay with a {@code retention} parameter: published rows whose publication lies further back (STATUS and
  *       TIMESTAMP mode); waiting and FAILED rows are never deleted;</li>
  *   <li>per inbox consumer: its inbox rows processed longer than {@code gateway.retention.inbox} ago (startup has
- *       checked that this outlives the broker's redeliveries and the dead-letter replay horizon).</li>
+ *       checked that this outlives the broker's redeliveries and the dead-letter replay horizon);</li>
+ *   <li>per relay with an attempt log: attempts older than {@code gateway.reconciliation.attempt-retention}.</li>
  * </ul>
  * A failure (database unreachable) is counted and logged; the next run goes on where this one stopped.
  */
@@ -49,10 +51,13 @@ public class RetentionJob implements SmartLifecycle {
     private ScheduledExecutorService executor;
     private ScheduledFuture<?> task;
 
+    private final Duration attemptRetention;
+
     public RetentionJob(GatewayProperties properties, OutboxRelayFactory relays, InboxConsumerFactory consumers,
                         MeterRegistry meters, Clock clock, boolean command) {
         this.command = command;
         this.settings = properties.retention();
+        this.attemptRetention = properties.reconciliation().attemptRetention();
         this.relays = relays;
         this.consumers = consumers;
         this.meters = meters;
@@ -63,7 +68,7 @@ public class RetentionJob implements SmartLifecycle {
     }
 
     /** What one run deleted. */
-    public record Run(int outboxRows, int inboxRows) {
+    public record Run(int outboxRows, int inboxRows, int attempts) {
     }
 
     /** Runs retention once, now, for every relay and consumer. */
@@ -84,7 +89,17 @@ public class RetentionJob implements SmartLifecycle {
                     () -> consumer.inboxStore().deleteProcessedBefore(consumer.name(), inboxCutoff,
                             settings.batchSize()));
         }
-        return new Run(outbox, inbox);
+        int attempts = 0;
+        Instant attemptCutoff = clock.instant().minus(attemptRetention);
+        for (OutboxRelay relay : relays.relays()) {
+            AttemptLog log = relay.attempts();
+            if (log != null) {
+                // each batch commits on its own (AttemptLog), so this runs outside any transaction
+                attempts += purge("attempt-log", relay.name(), null,
+                        () -> log.deleteBefore(attemptCutoff, settings.batchSize()));
+            }
+        }
+        return new Run(outbox, inbox, attempts);
     }
 
     private int purge(String kind, String name, TransactionTemplate transaction, IntSupplier batch) {
@@ -95,7 +110,8 @@ public class RetentionJob implements SmartLifecycle {
         try {
             int n;
             do {
-                n = Objects.requireNonNull(transaction.execute(tx -> batch.getAsInt()));
+                n = transaction == null ? batch.getAsInt()
+                        : Objects.requireNonNull(transaction.execute(tx -> batch.getAsInt()));
                 total += n;
                 deleted.increment(n);
             } while (n == settings.batchSize() && !stopping());

@@ -1,5 +1,8 @@
 package io.legacygateway.relay;
 
+import io.legacygateway.adapters.outbox.AttemptLog;
+import io.legacygateway.adapters.outbox.AttemptLog.Attempt;
+import io.legacygateway.adapters.outbox.AttemptLog.Observation;
 import io.legacygateway.adapters.outbox.Backlog;
 import io.legacygateway.adapters.outbox.OutboxFailure;
 import io.legacygateway.adapters.outbox.OutboxRow;
@@ -13,9 +16,12 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.UUID;
 import org.apache.camel.Exchange;
 import org.apache.camel.Processor;
 import org.slf4j.Logger;
@@ -43,6 +49,9 @@ import org.springframework.transaction.support.TransactionTemplate;
  *       transaction.</li>
  *   <li>The cycle runs in one transaction of the source's datasource: the legacy database in the modes that mark
  *       rows, the state datasource in ZERO_WRITE mode (whose position then moves only with a confirmed batch).</li>
+ *   <li>With an {@link AttemptLog}, every attempt is recorded before its batch goes to the broker, then the broker's
+ *       answer, then what the mark did, each write in a transaction of its own: a cycle that rolls back or dies leaves
+ *       its attempts behind as evidence (the reconciliation report's facts).</li>
  * </ul>
  * Not guaranteed: order between rows whose transactions commit out of insertion order, except in ZERO_WRITE mode,
  * which publishes by commit horizon (see the README).
@@ -62,6 +71,7 @@ public final class OutboxRelay implements Processor, AutoCloseable {
     private final RetryJitter jitter;
     private final List<RelayCycleHook> hooks;
     private final String instance;
+    private final AttemptLog attempts;
 
     private final Counter published;
     private final Counter rejected;
@@ -83,7 +93,7 @@ public final class OutboxRelay implements Processor, AutoCloseable {
 
     OutboxRelay(RelaySettings settings, OutboxSource store, TransactionTemplate transaction, OutboxEventMapper mapper,
                 EventPublisher publisher, Clock clock, RetryJitter jitter, List<RelayCycleHook> hooks,
-                String instance, MeterRegistry meters) {
+                String instance, AttemptLog attempts, MeterRegistry meters) {
         this.settings = settings;
         this.store = store;
         this.transaction = transaction;
@@ -93,6 +103,7 @@ public final class OutboxRelay implements Processor, AutoCloseable {
         this.jitter = jitter;
         this.hooks = List.copyOf(hooks);
         this.instance = instance;
+        this.attempts = attempts;
         String relay = settings.relay();
         this.published = Counter.builder("gateway.outbox.published").description("Events the broker confirmed")
                 .tag("relay", relay).register(meters);
@@ -151,6 +162,11 @@ public final class OutboxRelay implements Processor, AutoCloseable {
         return transaction;
     }
 
+    /** The relay's attempt log, {@code null} when {@code attemptLog} is off. */
+    public AttemptLog attempts() {
+        return attempts;
+    }
+
     /** The last backlog sample, {@code null} before the first. */
     public Backlog backlog() {
         return backlog;
@@ -197,64 +213,118 @@ public final class OutboxRelay implements Processor, AutoCloseable {
     /** One claim-publish-mark transaction. */
     Cycle cycle() {
         Timer.Sample sample = Timer.start();
-        Cycle c = Objects.requireNonNull(transaction.execute(status -> {
-            Instant now = clock.instant();
-            List<OutboxRow> claimed = store.claim(settings.batchSize(), now);
-            if (claimed.isEmpty()) {
-                return new Cycle(0, 0, 0, 0, 0, 0);
-            }
-            Set<OutboxRow> waiting = store.behindOtherRows(claimed);
-            boolean keepOrder = store.keepsOrderPerAggregate();
-            Set<String> stopped = new HashSet<>();
-            List<OutboundEvent> events = new ArrayList<>(claimed.size());
-            List<OutboxFailure> failed = new ArrayList<>();
-            int unconvertible = 0;
-            for (OutboxRow row : claimed) {
-                if (waiting.contains(row)) {
-                    continue;
-                }
-                if (keepOrder && row.aggregateId() != null && stopped.contains(row.aggregateId())) {
-                    continue; // an earlier row of its aggregate failed in this batch: it must not overtake it
-                }
-                OutboxEventMapper.Result result = mapper.map(row);
-                if (result instanceof OutboxEventMapper.Mapped m) {
-                    events.add(m.event());
-                } else if (result instanceof OutboxEventMapper.Rejected r) {
-                    OutboxFailure f = failure(row, r.rejection().reason(), now);
-                    failed.add(f);
-                    unconvertible++;
-                    if (row.aggregateId() != null && (!f.parked() || blocksAggregate())) {
-                        stopped.add(row.aggregateId()); // it waits for a retry (or blocks as FAILED): keep the order
-                    }
-                }
-            }
-            PublishResult result = publisher.publish(events, keepOrder);
-            for (PublishResult.Refusal r : result.refused()) {
-                failed.add(failure(r.event().row(), "refused by the broker: " + r.reason(), now));
-            }
-            List<OutboxRow> rows = result.confirmed().stream().map(OutboundEvent::row).toList();
-            hooks.forEach(h -> h.afterPublishBeforeMark(settings.relay(), rows));
-            Instant confirmed = clock.instant();
-            store.markPublished(rows, confirmed, instance);
-            store.recordFailures(failed, confirmed);
-            for (OutboundEvent e : result.confirmed()) {
-                if (e.envelope().time() != null) {
-                    latency.record(Duration.between(e.envelope().time(), confirmed).abs());
-                }
-            }
-            failed.forEach(this::logFailure);
-            int parkedRows = (int) failed.stream().filter(OutboxFailure::parked).count();
-            return new Cycle(claimed.size(), rows.size(), failed.size(), unconvertible, result.refused().size(),
-                    parkedRows);
-        }));
+        String id = attempts == null ? null : UUID.randomUUID().toString();
+        Cycle c;
+        try {
+            c = Objects.requireNonNull(transaction.execute(status -> claimPublishMark(id)));
+        } catch (RuntimeException e) {
+            evidence(() -> attempts.rolledBack(id), id);
+            throw e;
+        }
+        if (c.claimed > 0) {
+            evidence(() -> attempts.marked(id, c.parkedKeys), id);
+        }
         sample.stop(cycleTimer);
         // counted after commit: a rolled-back cycle published, charged and parked nothing
         published.increment(c.published);
         rejected.increment(c.unconvertible);
         refused.increment(c.refused);
-        retries.increment(c.failed - c.parked);
-        parked.increment(c.parked);
+        retries.increment(c.failed - c.parkedKeys.size());
+        parked.increment(c.parkedKeys.size());
         return c;
+    }
+
+    private Cycle claimPublishMark(String cycleId) {
+        Instant now = clock.instant();
+        List<OutboxRow> claimed = store.claim(settings.batchSize(), now);
+        if (claimed.isEmpty()) {
+            return new Cycle(0, 0, 0, 0, 0, List.of());
+        }
+        Set<OutboxRow> waiting = store.behindOtherRows(claimed);
+        boolean keepOrder = store.keepsOrderPerAggregate();
+        Set<String> stopped = new HashSet<>();
+        List<OutboundEvent> events = new ArrayList<>(claimed.size());
+        List<OutboxFailure> failed = new ArrayList<>();
+        List<Attempt> attempted = new ArrayList<>();
+        int unconvertible = 0;
+        for (OutboxRow row : claimed) {
+            if (waiting.contains(row)) {
+                continue;
+            }
+            if (keepOrder && row.aggregateId() != null && stopped.contains(row.aggregateId())) {
+                continue; // an earlier row of its aggregate failed in this batch: it must not overtake it
+            }
+            OutboxEventMapper.Result result = mapper.map(row);
+            if (result instanceof OutboxEventMapper.Mapped m) {
+                events.add(m.event());
+                attempted.add(new Attempt(row, Observation.SENT, null));
+            } else if (result instanceof OutboxEventMapper.Rejected r) {
+                OutboxFailure f = failure(row, r.rejection().reason(), now);
+                failed.add(f);
+                attempted.add(new Attempt(row, Observation.NOT_SENT, r.rejection().reason()));
+                unconvertible++;
+                if (row.aggregateId() != null && (!f.parked() || blocksAggregate())) {
+                    stopped.add(row.aggregateId()); // it waits for a retry (or blocks as FAILED): keep the order
+                }
+            }
+        }
+        if (attempts != null) {
+            attempts.attempted(cycleId, attempted, now); // before the broker sees anything; failing here sends nothing
+        }
+        PublishResult result;
+        try {
+            result = publisher.publish(events, keepOrder);
+        } catch (RuntimeException e) {
+            evidence(() -> attempts.observed(cycleId, Map.of(), Observation.FAILED, rootMessage(e)), cycleId);
+            throw e;
+        }
+        evidence(() -> attempts.observed(cycleId, observations(result), Observation.CONFIRMED, null), cycleId);
+        for (PublishResult.Refusal r : result.refused()) {
+            failed.add(failure(r.event().row(), "refused by the broker: " + r.reason(), now));
+        }
+        List<OutboxRow> rows = result.confirmed().stream().map(OutboundEvent::row).toList();
+        hooks.forEach(h -> h.afterPublishBeforeMark(settings.relay(), rows));
+        Instant confirmed = clock.instant();
+        store.markPublished(rows, confirmed, instance);
+        store.recordFailures(failed, confirmed);
+        for (OutboundEvent e : result.confirmed()) {
+            if (e.envelope().time() != null) {
+                latency.record(Duration.between(e.envelope().time(), confirmed).abs());
+            }
+        }
+        failed.forEach(this::logFailure);
+        List<String> parkedKeys = failed.stream().filter(OutboxFailure::parked).map(f -> f.row().keyText()).toList();
+        return new Cycle(claimed.size(), rows.size(), failed.size(), unconvertible, result.refused().size(),
+                parkedKeys);
+    }
+
+    /** The broker's answers other than a plain confirmation, by row key. */
+    private static Map<String, Attempt> observations(PublishResult result) {
+        Map<String, Attempt> answers = new LinkedHashMap<>();
+        for (PublishResult.Refusal r : result.refused()) {
+            answers.put(r.event().row().keyText(), new Attempt(r.event().row(), Observation.REFUSED, r.reason()));
+        }
+        for (OutboundEvent e : result.deferred()) {
+            answers.put(e.row().keyText(), new Attempt(e.row(), Observation.DEFERRED,
+                    "an earlier event of its aggregate was refused in this batch"));
+        }
+        return answers;
+    }
+
+    /**
+     * Records evidence after the fact. A failure here must not undo what the broker and the database did: the attempt
+     * then keeps its conservative SENT/NONE (it may have been delivered), and the failure is logged.
+     */
+    private void evidence(Runnable write, String cycleId) {
+        if (attempts == null) {
+            return;
+        }
+        try {
+            write.run();
+        } catch (RuntimeException e) {
+            log.warn("Relay '{}': could not complete the attempt log of cycle {} (its attempts read as sent, outcome"
+                    + " unknown): {}", settings.relay(), cycleId, rootMessage(e));
+        }
     }
 
     private boolean blocksAggregate() {
@@ -350,8 +420,8 @@ public final class OutboxRelay implements Processor, AutoCloseable {
 
     /**
      * What one cycle did: rows claimed, published, charged a failed attempt (of which unconvertible, refused by the
-     * broker, and parked as FAILED).
+     * broker, and parked as FAILED: their keys).
      */
-    record Cycle(int claimed, int published, int failed, int unconvertible, int refused, int parked) {
+    record Cycle(int claimed, int published, int failed, int unconvertible, int refused, List<String> parkedKeys) {
     }
 }

@@ -1,5 +1,6 @@
 package io.legacygateway.relay;
 
+import io.legacygateway.adapters.outbox.AttemptLog;
 import io.legacygateway.adapters.outbox.MarkMode;
 import io.legacygateway.adapters.outbox.OutboxMapping;
 import io.legacygateway.adapters.outbox.OutboxSource;
@@ -60,6 +61,14 @@ public class OutboxRelayFactory implements DisposableBean {
     }
 
     public OutboxRelay create(Map<String, Object> parameters) {
+        return create(parameters, List.of());
+    }
+
+    /**
+     * @param extraHooks observers of this relay's cycles besides the application's (the {@code lab} command opens the
+     *                   window between publish and mark with one)
+     */
+    public OutboxRelay create(Map<String, Object> parameters, List<RelayCycleHook> extraHooks) {
         RelaySettings s = RelaySettings.parse(parameters, properties.source(),
                 dataSources.names().size() == 1 ? dataSources.names().iterator().next() : null);
         if (relays.stream().anyMatch(r -> r.name().equals(s.relay()))) {
@@ -93,20 +102,36 @@ public class OutboxRelayFactory implements DisposableBean {
                     + " time of publication; map publishedAtColumn (markMode " + s.markMode() + ") or set"
                     + " retention: off");
         }
+        if (s.domain() != null) {
+            TableInspector.Table domain = TableInspector.inspect(dataSource, dialect, s.domain().table(),
+                    label.apply("domainTable"));
+            if (domain.column(s.domain().keyColumn()).isEmpty()) {
+                throw new IllegalArgumentException(label.apply("domainKeyColumn") + ": table " + domain.name()
+                        + " has no column '" + s.domain().keyColumn() + "'");
+            }
+        }
+        String instance = s.relay() + "@" + host();
+        AttemptLog attempts = s.attemptLog()
+                ? new AttemptLog(stateDataSource, dataSources.transactionManager(s.stateDataSource()), stateDialect,
+                        s.relay(), instance, label.apply("attemptLog"))
+                : null;
         String txName = s.markMode() == MarkMode.ZERO_WRITE ? s.stateDataSource() : s.dataSource();
         TransactionTemplate tx = new TransactionTemplate(dataSources.transactionManager(txName));
         // read committed: the ordering check must see what other relays committed after this claim
         tx.setIsolationLevel(TransactionDefinition.ISOLATION_READ_COMMITTED);
+        List<RelayCycleHook> allHooks = new java.util.ArrayList<>(hooks);
+        allHooks.addAll(extraHooks);
         OutboxRelay relay = new OutboxRelay(s, store, tx,
                 new OutboxEventMapper(codec, s.source(), s.destination(), s.payloadFormat()),
-                new ArtemisPublisher(connectionFactory, s.relay()), clock, jitter, hooks, s.relay() + "@" + host(),
+                new ArtemisPublisher(connectionFactory, s.relay()), clock, jitter, allHooks, instance, attempts,
                 meters);
         relays.add(relay);
         listeners.forEach(l -> l.accept(relay));
         log.info("Outbox relay '{}': {} table {} ({}) -> {} (batch {}, poll {}, {} attempt(s), FAILED rows: {},"
-                        + " retention {}){}", s.relay(), dialect.id(), table.name(), s.markMode(), s.destination(),
+                        + " retention {}, attempt log {}){}", s.relay(), dialect.id(), table.name(), s.markMode(), s.destination(),
                 s.batchSize(), s.pollInterval(), s.retry().maxAttempts(), s.failedRowPolicy(),
                 s.retention() == null ? "off" : io.legacygateway.config.DurationText.format(s.retention()),
+                s.attemptLog() ? "on" : "off",
                 dialect.testedHere() ? "" : " [dialect NOT tested by this project]");
         return relay;
     }

@@ -38,13 +38,23 @@ import org.apache.camel.util.TimeUtils;
  * @param retry        attempts at a row before it is parked as FAILED, and the waits between them
  * @param failedRowPolicy whether a FAILED row holds back the later rows of its aggregate
  * @param retention    how long published rows are kept before they are deleted; {@code null} when off
+ * @param attemptLog   whether every attempt is recorded in {@code gateway_outbox_attempt} (the reconciliation's facts)
+ * @param domain       the business table whose rows must each have an intent in this outbox, {@code null} when unknown
  */
 public record RelaySettings(String relay, String dataSource, TableName table, Map<String, String> columns,
                             String pendingStatus, String publishedStatus, String failedStatus,
                             PayloadFormat payloadFormat, Destination destination, String source, int batchSize,
                             Duration pollInterval, Duration maxBackoff, MarkMode markMode, String stateDataSource,
                             ZeroWriteReader.StartFrom startFrom, Duration settleTime, ZoneId naiveTimestampZone,
-                            RetryPolicy retry, FailedRowPolicy failedRowPolicy, Duration retention) {
+                            RetryPolicy retry, FailedRowPolicy failedRowPolicy, Duration retention,
+                            boolean attemptLog, DomainTable domain) {
+
+    /**
+     * The business table behind an outbox (as with trigger capture): a row of it whose key has no outbox row with
+     * {@code aggregate_id} = key (and the aggregate type, when given) is a dual-write gap.
+     */
+    public record DomainTable(TableName table, String keyColumn, String aggregateType) {
+    }
 
     /** What a FAILED row means for the later rows of its aggregate. */
     public enum FailedRowPolicy {
@@ -89,7 +99,16 @@ public record RelaySettings(String relay, String dataSource, TableName table, Ma
                 + " published) or BLOCK_AGGREGATE (they wait until the FAILED row is retried and published; not in"
                 + " ZERO_WRITE mode)"),
         RETENTION("retention", "off", "Delete published rows this long after publication, e.g. 7d (STATUS with a"
-                + " publishedAtColumn, and TIMESTAMP mode); off keeps them. FAILED rows are never deleted");
+                + " publishedAtColumn, and TIMESTAMP mode); off keeps them. FAILED rows are never deleted"),
+        ATTEMPT_LOG("attemptLog", "true", "Record every attempt (broker answer, mark) in gateway_outbox_attempt in the"
+                + " stateDataSource, in transactions of its own: the facts of the reconciliation report. false saves"
+                + " three small writes per batch; the report then cannot tell duplicate deliveries"),
+        DOMAIN_TABLE("domainTable", "", "Business table whose every row must have an intent in this outbox (for"
+                + " example the table capture triggers watch): the reconciliation reports a row without one as"
+                + " DUAL_WRITE_GAP_OBSERVED. Needs rows that stay (STATUS or TIMESTAMP mode, retention off)"),
+        DOMAIN_KEY_COLUMN("domainKeyColumn", "id", "Key column of domainTable; its value as text is the intent's"
+                + " aggregate id"),
+        DOMAIN_AGGREGATE_TYPE("domainAggregateType", "", "Aggregate type of domainTable's intents; empty: any");
 
         private final String key;
         private final String defaultValue;
@@ -232,12 +251,27 @@ public record RelaySettings(String relay, String dataSource, TableName table, Ma
                         : "the legacy owner decides what stays") + "); set retention: off");
             }
         }
+        boolean attemptLog = bool(p, Parameter.ATTEMPT_LOG, relay);
+        DomainTable domain = null;
+        String domainTable = value(p, Parameter.DOMAIN_TABLE);
+        if (!domainTable.isBlank()) {
+            if (retention != null || !(markMode == MarkMode.STATUS || markMode == MarkMode.TIMESTAMP)) {
+                throw new IllegalArgumentException(label(relay, "domainTable") + ": needs the published intents to"
+                        + " stay in the outbox (markMode STATUS or TIMESTAMP, retention off); with markMode " + markMode
+                        + (retention != null ? " and retention " + retention : "") + " a domain row whose intent was"
+                        + " published and deleted would look like a dual-write gap");
+            }
+            domain = new DomainTable(TableName.parse(label(relay, "domainTable"), domainTable),
+                    io.legacygateway.adapters.sql.SqlIdentifier.require(label(relay, "domainKeyColumn"),
+                            value(p, Parameter.DOMAIN_KEY_COLUMN)),
+                    value(p, Parameter.DOMAIN_AGGREGATE_TYPE));
+        }
         return new RelaySettings(relay, dataSource, table, columns, status(p, Parameter.PENDING_STATUS, relay),
                 status(p, Parameter.PUBLISHED_STATUS, relay), status(p, Parameter.FAILED_STATUS, relay), format,
                 destination, source.isBlank() ? defaultSource : source, batchSize,
                 duration(p, Parameter.POLL_INTERVAL, relay), duration(p, Parameter.MAX_BACKOFF, relay), markMode,
                 stateDataSource, startFrom, settleTime, zone, new RetryPolicy(maxAttempts, retryBackoff,
-                maxRetryBackoff), policy, retention);
+                maxRetryBackoff), policy, retention, attemptLog, domain);
     }
 
     private static <E extends Enum<E>> E choice(Map<String, String> p, Parameter parameter, Class<E> type,
@@ -249,6 +283,15 @@ public record RelaySettings(String relay, String dataSource, TableName table, Ma
             throw new IllegalArgumentException(label(relay, parameter.key()) + ": '" + v + "' is not one of "
                     + Arrays.toString(type.getEnumConstants()));
         }
+    }
+
+    private static boolean bool(Map<String, String> p, Parameter parameter, String relay) {
+        String v = value(p, parameter).toLowerCase(Locale.ROOT);
+        if (!v.equals("true") && !v.equals("false")) {
+            throw new IllegalArgumentException(label(relay, parameter.key()) + ": '" + p.get(parameter.key())
+                    + "' is not true or false");
+        }
+        return Boolean.parseBoolean(v);
     }
 
     private static String required(Map<String, String> p, Parameter parameter) {

@@ -67,6 +67,12 @@ public interface OutboxSource {
      */
     int retry(List<FailedRow> rows);
 
+    /**
+     * Up to {@code limit} rows not yet published (retrying rows included, FAILED rows not), in outbox order, each with
+     * its failed attempts so far: a plain read for operations (no lock, no effect on the cycle).
+     */
+    List<OutboxRow> waiting(int limit);
+
     /** Pending and FAILED counts and the oldest waiting row's time: a few cheap statements, outside any cycle. */
     Backlog backlog(Instant now);
 }

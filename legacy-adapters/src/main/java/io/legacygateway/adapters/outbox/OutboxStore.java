@@ -454,6 +454,22 @@ public final class OutboxStore implements OutboxSource {
         return rows;
     }
 
+    @Override
+    public List<OutboxRow> waiting(int limit) {
+        Fragment p = pending(table);
+        List<Object> binds = new ArrayList<>(p.binds());
+        binds.add(limit);
+        List<OutboxRow> rows = jdbc.query(dialect.sql("outbox.select.first", Map.of("columns", reader.selectList(),
+                "table", table, "condition", p.sql(), "order", q(mapping.column(ORDER)))), (rs, n) -> reader.read(rs),
+                binds.toArray());
+        if (log == null || attemptsOnRow || rows.isEmpty()) {
+            return rows;
+        }
+        Map<String, RejectionLog.Entry> entries = log.entries(rows.stream().map(OutboxRow::keyText).toList());
+        return rows.stream().map(r -> entries.containsKey(r.keyText())
+                ? r.withRetryCount(entries.get(r.keyText()).attempts()) : r).toList();
+    }
+
     /**
      * Makes FAILED rows due now with no attempts counted: STATUS sets the pending status, TIMESTAMP clears the
      * processed time; the retry count and next retry time are reset where the row has them; the log's entry becomes a

@@ -367,24 +367,44 @@ public final class ZeroWriteReader implements OutboxSource {
     /** Rows not yet published (beyond the position, or inside the open window after its cursor), and FAILED entries. */
     @Override
     public Backlog backlog(Instant now) {
-        List<Position> found = stateJdbc.query(stateDialect.sql("position.read", Map.of("positions", positions)),
-                (rs, n) -> new Position(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4)), relay);
-        Position p = found.isEmpty() ? new Position(null, null, null, null) : found.get(0);
-        Fragment pending = backlogCondition(p);
+        Fragment pending = backlogCondition(position());
         Long count = legacyJdbc.queryForObject(dialect.sql("zerowrite.count", Map.of("table",
                 dialect.quote(mapping.table().name()), "window", pending.sql())), Long.class,
                 pending.binds().toArray());
         Instant oldest = null;
         if (count != null && count > 0) {
-            List<Object> binds = new ArrayList<>(pending.binds());
-            binds.add(1);
-            List<OutboxRow> first = legacyJdbc.query(readSql(pending.sql()), (rs, n) -> reader.read(rs),
-                    binds.toArray());
+            List<OutboxRow> first = unread(pending, 1);
             if (!first.isEmpty()) {
                 oldest = first.get(0).createdAt() != null ? first.get(0).createdAt() : first.get(0).occurredAt();
             }
         }
         return new Backlog(count == null ? 0 : count, oldest, rejections.countFailed());
+    }
+
+    /** Rows waiting for a retry (from the log), then rows beyond the position. */
+    @Override
+    public List<OutboxRow> waiting(int limit) {
+        List<RejectionLog.Entry> retrying = rejections.due(Instant.parse("9999-12-31T00:00:00Z"), limit);
+        List<OutboxRow> rows = new ArrayList<>();
+        Map<String, Integer> attempts = new HashMap<>();
+        retrying.forEach(e -> attempts.put(e.rowKey(), e.attempts()));
+        byKeys(List.copyOf(attempts.keySet())).forEach(r -> rows.add(r.withRetryCount(attempts.get(r.keyText()))));
+        if (rows.size() < limit) {
+            rows.addAll(unread(backlogCondition(position()), limit - rows.size()));
+        }
+        return rows;
+    }
+
+    private Position position() {
+        List<Position> found = stateJdbc.query(stateDialect.sql("position.read", Map.of("positions", positions)),
+                (rs, n) -> new Position(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4)), relay);
+        return found.isEmpty() ? new Position(null, null, null, null) : found.get(0);
+    }
+
+    private List<OutboxRow> unread(Fragment condition, int limit) {
+        List<Object> binds = new ArrayList<>(condition.binds());
+        binds.add(limit);
+        return legacyJdbc.query(readSql(condition.sql()), (rs, n) -> reader.read(rs), binds.toArray());
     }
 
     /** The commit horizon now, in its encoded form, asked on a connection of its own (no transaction id of ours). */

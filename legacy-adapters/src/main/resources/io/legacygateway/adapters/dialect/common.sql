@@ -187,3 +187,66 @@ SELECT message_id FROM {table} WHERE consumer_name = :consumer AND message_id IN
 -- Policy RELEASE_INBOX_AND_REDELIVER: forget that the consumer applied the message, so that a replay applies its
 -- effect again. Audited by the caller.
 DELETE FROM {table} WHERE message_id = :messageId AND consumer_name = :consumer
+
+-- The relay's attempt log (AttemptLog, table gateway_outbox_attempt in the relay's state datasource). Each write runs
+-- in a transaction of its own, outside the relay's cycle. {attempts} is the quoted table name.
+
+-- name: attempt.insert
+-- binds: relay, cycle id, row key, event id, aggregate key, attempted at, instance, observation, detail
+INSERT INTO {attempts} (relay, cycle_id, row_key, event_id, aggregate_key, attempted_at, instance, observation, detail) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+
+-- name: attempt.observeRow
+-- binds: observation, detail, cycle id, row key
+UPDATE {attempts} SET observation = ?, detail = ? WHERE cycle_id = ? AND row_key = ?
+
+-- name: attempt.observeCycle
+-- The cycle's attempts still without an answer. binds: observation, detail, cycle id
+UPDATE {attempts} SET observation = ?, detail = ? WHERE cycle_id = ? AND observation = 'SENT'
+
+-- name: attempt.markCycle
+-- After the cycle's transaction committed. binds: cycle id
+UPDATE {attempts} SET mark_state = CASE observation WHEN 'CONFIRMED' THEN 'PUBLISHED' WHEN 'DEFERRED' THEN 'UNCHANGED' WHEN 'REFUSED' THEN 'RETRY' WHEN 'NOT_SENT' THEN 'RETRY' ELSE 'UNCHANGED' END WHERE cycle_id = ?
+
+-- name: attempt.markRow
+-- binds: mark state, cycle id, row key
+UPDATE {attempts} SET mark_state = ? WHERE cycle_id = ? AND row_key = ?
+
+-- name: attempt.rolledBack
+-- binds: cycle id
+UPDATE {attempts} SET mark_state = 'ROLLED_BACK' WHERE cycle_id = ? AND mark_state = 'NONE'
+
+-- name: attempt.byRows
+-- binds: relay, row keys
+SELECT row_key, event_id, aggregate_key, attempted_at, instance, observation, mark_state, detail, cycle_id FROM {attempts} WHERE relay = ? AND row_key IN ({keys}) ORDER BY id
+
+-- name: attempt.repeated
+-- Rows with more than one attempt that may have reached the broker (confirmed, or sent without a recorded answer)
+-- since a time. binds: relay, since
+SELECT row_key FROM {attempts} WHERE relay = ? AND attempted_at >= ? AND observation IN ('CONFIRMED', 'SENT') GROUP BY row_key HAVING COUNT(*) > 1
+
+-- name: attempt.published
+-- Rows whose publication a committed cycle marked, since a time, newest first. binds: relay, since
+SELECT row_key, MAX(id) FROM {attempts} WHERE relay = ? AND attempted_at >= ? AND mark_state = 'PUBLISHED' GROUP BY row_key ORDER BY MAX(id) DESC
+
+-- name: attempt.old
+-- binds: relay, before
+SELECT id FROM {attempts} WHERE relay = ? AND attempted_at < ? ORDER BY id
+
+-- name: attempt.delete
+-- binds: ids
+DELETE FROM {attempts} WHERE id IN ({ids})
+
+-- Reconciliation (gateway-app io.legacygateway.reconciliation): a relay's domainTable against its outbox. Keys are
+-- compared as text, as the intents' aggregate ids are. {domain}, {outbox} are quoted tables, the rest quoted columns.
+
+-- name: reconciliation.domainRows
+-- Which of these keys have a domain row. binds: the keys as text
+SELECT CAST({key} AS VARCHAR(255)) FROM {domain} WHERE CAST({key} AS VARCHAR(255)) IN ({ids})
+
+-- name: reconciliation.domainGaps
+-- Domain rows without any intent of their aggregate (the dual-write gap).
+SELECT CAST(d.{key} AS VARCHAR(255)) FROM {domain} d WHERE NOT EXISTS (SELECT 1 FROM {outbox} o WHERE o.{aggregateId} = CAST(d.{key} AS VARCHAR(255))) ORDER BY d.{key}
+
+-- name: reconciliation.domainGaps.ofType
+-- As above, counting only intents of the domain's aggregate type. binds: aggregate type
+SELECT CAST(d.{key} AS VARCHAR(255)) FROM {domain} d WHERE NOT EXISTS (SELECT 1 FROM {outbox} o WHERE o.{aggregateId} = CAST(d.{key} AS VARCHAR(255)) AND o.{aggregateType} = ?) ORDER BY d.{key}

@@ -41,3 +41,12 @@ INSERT IGNORE INTO {table} (message_id, consumer_name, processed_at) VALUES (:me
 
 -- name: inbox.sequence.create
 INSERT IGNORE INTO {table} (consumer_name, aggregate_key, last_sequence) VALUES (:consumer, :aggregate, 0)
+
+-- name: reconciliation.domainRows
+SELECT CAST({key} AS CHAR) FROM {domain} WHERE CAST({key} AS CHAR) IN ({ids})
+
+-- name: reconciliation.domainGaps
+SELECT CAST(d.{key} AS CHAR) FROM {domain} d WHERE NOT EXISTS (SELECT 1 FROM {outbox} o WHERE o.{aggregateId} = CAST(d.{key} AS CHAR)) ORDER BY d.{key}
+
+-- name: reconciliation.domainGaps.ofType
+SELECT CAST(d.{key} AS CHAR) FROM {domain} d WHERE NOT EXISTS (SELECT 1 FROM {outbox} o WHERE o.{aggregateId} = CAST(d.{key} AS CHAR) AND o.{aggregateType} = ?) ORDER BY d.{key}

@@ -20,3 +20,25 @@ CREATE TABLE gateway_outbox_rejection (
     next_retry_at TIMESTAMP WITH TIME ZONE,
     PRIMARY KEY (source_table, row_key)
 );
+-- gateway_outbox_attempt: the relay's attempt log, one row per row per cycle that tried to publish it (written in
+-- transactions of their own, so that a cycle which rolls back or dies still leaves its evidence): what was observed
+-- from the broker (SENT: no answer recorded, CONFIRMED, REFUSED, DEFERRED, FAILED: the batch failed as a whole,
+-- NOT_SENT: the row could not become an event) and the mark state once the cycle ended (NONE: it never ended,
+-- PUBLISHED, RETRY, FAILED, ROLLED_BACK). The reconciliation report is derived from it. Kept for
+-- gateway.reconciliation.attempt-retention.
+CREATE TABLE gateway_outbox_attempt (
+    id            NUMBER(19) GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    relay         VARCHAR2(64)   NOT NULL,
+    cycle_id      VARCHAR2(36)   NOT NULL,
+    row_key       VARCHAR2(255)  NOT NULL,
+    event_id      VARCHAR2(255),
+    aggregate_key VARCHAR2(600),
+    attempted_at  TIMESTAMP WITH TIME ZONE NOT NULL,
+    instance      VARCHAR2(255)  NOT NULL,
+    observation   VARCHAR2(16)   NOT NULL,
+    mark_state    VARCHAR2(16)   DEFAULT 'NONE' NOT NULL,
+    detail        VARCHAR2(2000)
+);
+CREATE INDEX gateway_outbox_attempt_row ON gateway_outbox_attempt (relay, row_key);
+CREATE INDEX gateway_outbox_attempt_cycle ON gateway_outbox_attempt (cycle_id);
+CREATE INDEX gateway_outbox_attempt_time ON gateway_outbox_attempt (relay, attempted_at);

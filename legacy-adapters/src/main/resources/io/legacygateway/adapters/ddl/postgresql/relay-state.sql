@@ -31,3 +31,25 @@ CREATE TABLE IF NOT EXISTS gateway_outbox_rejection (
 ALTER TABLE gateway_outbox_rejection ADD COLUMN IF NOT EXISTS attempts INTEGER NOT NULL DEFAULT 1;
 ALTER TABLE gateway_outbox_rejection ADD COLUMN IF NOT EXISTS state VARCHAR(16) NOT NULL DEFAULT 'FAILED';
 ALTER TABLE gateway_outbox_rejection ADD COLUMN IF NOT EXISTS next_retry_at TIMESTAMPTZ;
+-- gateway_outbox_attempt: the relay's attempt log, one row per row per cycle that tried to publish it (written in
+-- transactions of their own, so that a cycle which rolls back or dies still leaves its evidence): what was observed
+-- from the broker (SENT: no answer recorded, CONFIRMED, REFUSED, DEFERRED, FAILED: the batch failed as a whole,
+-- NOT_SENT: the row could not become an event) and the mark state once the cycle ended (NONE: it never ended,
+-- PUBLISHED, RETRY, FAILED, ROLLED_BACK). The reconciliation report is derived from it. Kept for
+-- gateway.reconciliation.attempt-retention.
+CREATE TABLE IF NOT EXISTS gateway_outbox_attempt (
+    id            BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    relay         VARCHAR(64)   NOT NULL,
+    cycle_id      VARCHAR(36)   NOT NULL,   -- one relay cycle (claim, publish, mark)
+    row_key       VARCHAR(255)  NOT NULL,
+    event_id      VARCHAR(255),
+    aggregate_key VARCHAR(600),             -- aggregate type:aggregate id
+    attempted_at  TIMESTAMPTZ   NOT NULL,
+    instance      VARCHAR(255)  NOT NULL,   -- relay@host:pid
+    observation   VARCHAR(16)   NOT NULL,
+    mark_state    VARCHAR(16)   NOT NULL DEFAULT 'NONE',
+    detail        VARCHAR(2000)
+);
+CREATE INDEX IF NOT EXISTS gateway_outbox_attempt_row ON gateway_outbox_attempt (relay, row_key);
+CREATE INDEX IF NOT EXISTS gateway_outbox_attempt_cycle ON gateway_outbox_attempt (cycle_id);
+CREATE INDEX IF NOT EXISTS gateway_outbox_attempt_time ON gateway_outbox_attempt (relay, attempted_at);

@@ -22,3 +22,29 @@ CREATE TABLE gateway_outbox_rejection (
     next_retry_at DATETIMEOFFSET NULL,
     PRIMARY KEY (source_table, row_key)
 );
+-- gateway_outbox_attempt: the relay's attempt log, one row per row per cycle that tried to publish it (written in
+-- transactions of their own, so that a cycle which rolls back or dies still leaves its evidence): what was observed
+-- from the broker (SENT: no answer recorded, CONFIRMED, REFUSED, DEFERRED, FAILED: the batch failed as a whole,
+-- NOT_SENT: the row could not become an event) and the mark state once the cycle ended (NONE: it never ended,
+-- PUBLISHED, RETRY, FAILED, ROLLED_BACK). The reconciliation report is derived from it. Kept for
+-- gateway.reconciliation.attempt-retention.
+IF OBJECT_ID(N'gateway_outbox_attempt', N'U') IS NULL
+CREATE TABLE gateway_outbox_attempt (
+    id            BIGINT IDENTITY PRIMARY KEY,
+    relay         NVARCHAR(64)   NOT NULL,
+    cycle_id      NVARCHAR(36)   NOT NULL,
+    row_key       NVARCHAR(255)  NOT NULL,
+    event_id      NVARCHAR(255)  NULL,
+    aggregate_key NVARCHAR(600)  NULL,
+    attempted_at  DATETIMEOFFSET NOT NULL,
+    instance      NVARCHAR(255)  NOT NULL,
+    observation   NVARCHAR(16)   NOT NULL,
+    mark_state    NVARCHAR(16)   NOT NULL DEFAULT 'NONE',
+    detail        NVARCHAR(2000) NULL
+);
+IF NOT EXISTS (SELECT 1 FROM sys.indexes WHERE name = N'gateway_outbox_attempt_row')
+CREATE INDEX gateway_outbox_attempt_row ON gateway_outbox_attempt (relay, row_key);
+IF NOT EXISTS (SELECT 1 FROM sys.indexes WHERE name = N'gateway_outbox_attempt_cycle')
+CREATE INDEX gateway_outbox_attempt_cycle ON gateway_outbox_attempt (cycle_id);
+IF NOT EXISTS (SELECT 1 FROM sys.indexes WHERE name = N'gateway_outbox_attempt_time')
+CREATE INDEX gateway_outbox_attempt_time ON gateway_outbox_attempt (relay, attempted_at);

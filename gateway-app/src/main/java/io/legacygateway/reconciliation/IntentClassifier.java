@@ -1,0 +1,169 @@
+package io.legacygateway.reconciliation;
+
+import io.legacygateway.adapters.outbox.AttemptLog;
+import io.legacygateway.adapters.outbox.AttemptLog.Observation;
+import io.legacygateway.config.DurationText;
+import io.legacygateway.reconciliation.IntentFacts.OutboxState;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Derives an {@link IntentEvidence} record from {@link IntentFacts}, in this order:
+ * <ol>
+ *   <li>no intent row for a committed domain row: {@code DUAL_WRITE_GAP_OBSERVED};</li>
+ *   <li>waiting and parked as FAILED, older than {@code stuckAfter}, or with {@code stuckAttempts} attempts or more:
+ *       {@code STUCK_INTENT_DETECTED} (whatever else is known: it needs an operator);</li>
+ *   <li>a field that cannot be established (see {@link IntentEvidence#missing()}): {@code EVIDENCE_INCOMPLETE};</li>
+ *   <li>more than one attempt that may have reached the broker (confirmed, or sent without a recorded answer):
+ *       {@code DUPLICATE_DELIVERY_CANDIDATE};</li>
+ *   <li>otherwise {@code DOMAIN_AND_INTENT_COMMITTED}.</li>
+ * </ol>
+ * Refused, deferred, failed and unsent attempts did not deliver the event and never make a duplicate.
+ */
+public final class IntentClassifier {
+
+    private final Duration stuckAfter;
+    private final int stuckAttempts;
+
+    public IntentClassifier(Duration stuckAfter, int stuckAttempts) {
+        this.stuckAfter = stuckAfter;
+        this.stuckAttempts = stuckAttempts;
+    }
+
+    public IntentEvidence classify(IntentFacts f, Instant now) {
+        List<String> missing = new ArrayList<>();
+        List<AttemptLog.Entry> attempts = f.attempts();
+        long deliveries = attempts.stream().filter(a -> a.observation().mayHaveDelivered()).count();
+        boolean waiting = f.outbox() == OutboxState.PENDING || f.outbox() == OutboxState.RETRYING
+                || f.outbox() == OutboxState.FAILED;
+        int attemptCount = Math.max(f.attemptsOnRow(), (int) attempts.stream()
+                .filter(a -> a.observation() != Observation.DEFERRED).count());
+
+        String intentId = f.outbox() == OutboxState.MISSING ? "NONE: no intent was written" : f.eventId();
+        if (intentId == null) {
+            missing.add("intent id: the row has no event id (row " + f.rowKey() + ")");
+        }
+        if (f.aggregateKey() == null) {
+            missing.add("aggregate key: the row has no aggregate id");
+        }
+        String domain = switch (f.domain()) {
+            case COMMITTED -> "COMMITTED: the row is in " + f.domainTable();
+            case NOT_FOUND -> "NOT_FOUND: no row of this aggregate in " + f.domainTable() + " (deleted since?)";
+            case NOT_CHECKED -> "IMPLIED: the intent was committed in the application's own transaction (no"
+                    + " domainTable configured to check the domain row)";
+        };
+        String outbox = f.outbox() == OutboxState.MISSING ? "MISSING: no intent row for this domain row"
+                : "COMMITTED: row " + f.rowKey();
+        String relayAttempt = relayAttempt(f, attempts, missing);
+        String observation = observation(f, attempts, deliveries, missing);
+        String mark = switch (f.outbox()) {
+            case PENDING -> "PENDING" + (attempts.isEmpty() ? "" : " (no committed mark yet)");
+            case RETRYING -> "RETRYING after " + f.attemptsOnRow() + " failed attempt(s)"
+                    + (f.lastError() == null ? "" : ": " + f.lastError());
+            case FAILED -> "FAILED (parked) after " + f.attemptsOnRow() + " attempt(s)"
+                    + (f.lastError() == null ? "" : ": " + f.lastError());
+            case PUBLISHED -> "PUBLISHED";
+            case MISSING -> "NONE: nothing to mark";
+        };
+        Instant since = f.createdAt() != null ? f.createdAt() : attempts.isEmpty() ? null : attempts.get(0).at();
+        Duration age = since == null ? null : Duration.between(since, now);
+        String ageText = age == null ? null : DurationText.format(age.isNegative() ? Duration.ZERO
+                : age.truncatedTo(java.time.temporal.ChronoUnit.SECONDS));
+        if (ageText == null && f.outbox() != OutboxState.MISSING) {
+            missing.add("age: the outbox has no time column and no attempt is recorded");
+        }
+        if (f.outbox() == OutboxState.MISSING) {
+            ageText = "unknown: the domain table's time is not read";
+        }
+
+        ReconciliationDecision decision;
+        String risk;
+        boolean stuck = waiting && (f.outbox() == OutboxState.FAILED || attemptCount >= stuckAttempts
+                || (age != null && age.compareTo(stuckAfter) >= 0));
+        if (f.outbox() == OutboxState.MISSING) {
+            decision = ReconciliationDecision.DUAL_WRITE_GAP_OBSERVED;
+            risk = "Consumers never learn of this change: no intent exists, so nothing will publish it. Write the"
+                    + " missing intent (or repair the capture) and find why it was not written.";
+        } else if (stuck) {
+            decision = ReconciliationDecision.STUCK_INTENT_DETECTED;
+            risk = "Consumers have not received this event" + (deliveries > 0 ? " (or have: an earlier attempt may"
+                    + " have reached the broker)" : "") + "; downstream state lags until it is published. Not declared"
+                    + " successful automatically: fix the cause, then retry it or resolve it by hand.";
+        } else {
+            risk = risk(f, deliveries, missing);
+            if (!missing.isEmpty()) {
+                decision = ReconciliationDecision.EVIDENCE_INCOMPLETE;
+            } else if (deliveries > 1) {
+                decision = ReconciliationDecision.DUPLICATE_DELIVERY_CANDIDATE;
+            } else {
+                decision = ReconciliationDecision.DOMAIN_AND_INTENT_COMMITTED;
+            }
+        }
+        return new IntentEvidence(intentId, f.aggregateKey(), domain, outbox, relayAttempt, observation, mark, ageText,
+                decision, risk, f.relay(), f.rowKey(), attempts, List.copyOf(missing));
+    }
+
+    private static String relayAttempt(IntentFacts f, List<AttemptLog.Entry> attempts, List<String> missing) {
+        if (f.outbox() == OutboxState.MISSING) {
+            return "0: no intent to attempt";
+        }
+        if (!f.attemptLogOn()) {
+            return f.attemptsOnRow() + " failed attempt(s) counted on the row (attemptLog off: attempts not recorded)";
+        }
+        if (attempts.isEmpty()) {
+            if (f.outbox() == OutboxState.PUBLISHED) {
+                missing.add("relay attempt: the attempt log has no record of this publication (pruned, or published"
+                        + " before the log existed)");
+                return null;
+            }
+            return f.attemptsOnRow() == 0 ? "0: not attempted yet"
+                    : f.attemptsOnRow() + " failed attempt(s) counted on the row, none in the attempt log";
+        }
+        List<String> each = new ArrayList<>();
+        for (int i = 0; i < attempts.size(); i++) {
+            AttemptLog.Entry a = attempts.get(i);
+            each.add("#" + (i + 1) + " " + a.observation() + "/" + a.markState() + " at " + a.at() + " by "
+                    + a.instance());
+        }
+        return attempts.size() + ": " + String.join("; ", each);
+    }
+
+    private static String observation(IntentFacts f, List<AttemptLog.Entry> attempts, long deliveries,
+                                      List<String> missing) {
+        if (f.outbox() == OutboxState.MISSING) {
+            return "NONE: nothing was published";
+        }
+        if (attempts.isEmpty()) {
+            if (f.outbox() == OutboxState.PUBLISHED) {
+                missing.add("publish observation: no broker answer recorded");
+                return null;
+            }
+            return f.attemptLogOn() ? "NONE: not sent yet" : "NOT_RECORDED (attemptLog off)";
+        }
+        long confirmed = attempts.stream().filter(a -> a.observation() == Observation.CONFIRMED).count();
+        long unanswered = deliveries - confirmed;
+        AttemptLog.Entry last = attempts.get(attempts.size() - 1);
+        String text = "CONFIRMED x" + confirmed + (unanswered > 0 ? ", SENT without a recorded answer x" + unanswered
+                : "") + "; last " + last.observation() + (last.detail() == null ? "" : " (" + last.detail() + ")");
+        return deliveries > 1 ? text + ": the same event id went to the broker " + deliveries + " times" : text;
+    }
+
+    private static String risk(IntentFacts f, long deliveries, List<String> missing) {
+        if (!missing.isEmpty()) {
+            return null; // not established: how often consumers got it is unknown
+        }
+        if (deliveries > 1) {
+            return "Event " + f.eventId() + " may reach consumers up to " + deliveries + " times: a consumer without"
+                    + " an idempotent inbox applies it twice (the broker drops a copy only while the id is in its"
+                    + " duplicate-id cache).";
+        }
+        if (f.outbox() == OutboxState.PUBLISHED) {
+            return "Published once as far as the attempt log shows; broker redelivery can still hand it to a consumer"
+                    + " twice, so consumers must be idempotent. Nothing here proves that consumers applied it.";
+        }
+        return "Not published yet: consumers receive it when the relay publishes it; if it stays, it becomes a stuck"
+                + " intent.";
+    }
+}

@@ -1,0 +1,55 @@
+package io.legacygateway.reconciliation;
+
+import io.legacygateway.cli.GatewayApiClient;
+import io.legacygateway.cli.GatewayCommand;
+import io.legacygateway.config.GatewayDataSources;
+import io.legacygateway.config.GatewayProperties;
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * {@code java -jar gateway-app.jar [--spring options] lab [--data-source=NAME]}: runs {@link ReconciliationLab}'s four
+ * probes against the configured database and broker and prints each evidence record and its classification. Exits 0
+ * when every probe is classified as expected, 1 otherwise, 2 on bad usage. It creates and rewrites its own tables
+ * ({@code gateway_lab_*}) in that datasource: point it at a database where that is allowed.
+ */
+public class LabCommand implements GatewayCommand {
+
+    private final ReconciliationLab lab;
+    private final GatewayDataSources dataSources;
+    private final GatewayProperties properties;
+
+    public LabCommand(ReconciliationLab lab, GatewayDataSources dataSources, GatewayProperties properties) {
+        this.lab = lab;
+        this.dataSources = dataSources;
+        this.properties = properties;
+    }
+
+    @Override
+    public String name() {
+        return "lab";
+    }
+
+    @Override
+    public String summary() {
+        return "run the four reconciliation probes against the configured database and broker: [--data-source=NAME]";
+    }
+
+    @Override
+    public int run(List<String> arguments, PrintStream out) throws Exception {
+        List<String> args = new ArrayList<>(arguments);
+        String configured = properties.operations().dataSource();
+        String fallback = !configured.isBlank() ? configured
+                : dataSources.names().size() == 1 ? dataSources.names().iterator().next() : null;
+        String dataSource = GatewayApiClient.option(args, "data-source", fallback);
+        if (!args.isEmpty() || dataSource == null) {
+            out.println((args.isEmpty() ? "error: --data-source is required (datasources: " + dataSources.names() + ")"
+                    : "error: unknown argument '" + args.get(0) + "'") + "\nusage: lab [--data-source=NAME]");
+            return 2;
+        }
+        dataSources.get(dataSource, "--data-source");
+        List<ReconciliationLab.ProbeResult> results = lab.run(dataSource, out);
+        return results.stream().allMatch(ReconciliationLab.ProbeResult::passed) ? 0 : 1;
+    }
+}

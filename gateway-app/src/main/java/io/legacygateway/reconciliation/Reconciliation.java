@@ -1,0 +1,268 @@
+package io.legacygateway.reconciliation;
+
+import static io.legacygateway.adapters.outbox.OutboxColumn.AGGREGATE_ID;
+import static io.legacygateway.adapters.outbox.OutboxColumn.AGGREGATE_TYPE;
+
+import io.legacygateway.adapters.outbox.AttemptLog;
+import io.legacygateway.adapters.outbox.FailedRow;
+import io.legacygateway.adapters.outbox.OutboxMapping;
+import io.legacygateway.adapters.outbox.OutboxRow;
+import io.legacygateway.adapters.sql.Dialect;
+import io.legacygateway.config.DurationText;
+import io.legacygateway.config.GatewayDataSources;
+import io.legacygateway.config.GatewayProperties;
+import io.legacygateway.ops.ApiErrors;
+import io.legacygateway.reconciliation.IntentFacts.DomainState;
+import io.legacygateway.reconciliation.IntentFacts.OutboxState;
+import io.legacygateway.relay.OutboxRelay;
+import io.legacygateway.relay.OutboxRelayFactory;
+import io.legacygateway.relay.RelaySettings;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.EnumMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+/**
+ * The reconciliation report over each relay's outbox: which intents are stuck, which may have been delivered twice,
+ * which domain rows have no intent, and (on request) which were published once. Read-only: it never changes a row, and
+ * never declares a stuck intent successful.
+ *
+ * <p>What a report covers, per relay: the first {@code limit} waiting rows and FAILED rows of the outbox; rows with
+ * repeated attempts in the attempt log within {@code window}; with {@code includeCommitted}, rows published within the
+ * window; and, where a {@code domainTable} is configured, its rows without an intent. An empty report means only that
+ * this query found nothing; it proves nothing about consumers.
+ */
+public class Reconciliation {
+
+    static final String EMPTY = "No intent needs attention: this means only that this query (the scope above) found"
+            + " nothing; it proves nothing about what consumers received or applied.";
+
+    private final GatewayProperties.Reconciliation settings;
+    private final OutboxRelayFactory relays;
+    private final GatewayDataSources dataSources;
+    private final Clock clock;
+    private final IntentClassifier classifier;
+
+    public Reconciliation(GatewayProperties properties, OutboxRelayFactory relays, GatewayDataSources dataSources,
+                          Clock clock) {
+        this.settings = properties.reconciliation();
+        this.relays = relays;
+        this.dataSources = dataSources;
+        this.clock = clock;
+        this.classifier = new IntentClassifier(settings.stuckAfter(), settings.stuckAttempts());
+    }
+
+    /** A report's answer. */
+    public record Report(Instant generatedAt, String scope, Map<ReconciliationDecision, Integer> counts,
+                         List<IntentEvidence> intents, List<String> notes) {
+
+        /** The report as an operator reads it: scope, counts, each evidence record, notes. */
+        public String render() {
+            StringBuilder out = new StringBuilder("Reconciliation report at ").append(generatedAt).append('\n')
+                    .append("Scope: ").append(scope).append('\n').append("Counts:");
+            counts.forEach((d, n) -> out.append(' ').append(d).append('=').append(n));
+            out.append('\n');
+            for (IntentEvidence e : intents) {
+                out.append("\n[").append(e.relay()).append("]\n").append(e.render()).append('\n');
+            }
+            notes.forEach(n -> out.append("\nNote: ").append(n));
+            return out.append('\n').toString();
+        }
+
+        /** Whether an intent needs attention (any decision but DOMAIN_AND_INTENT_COMMITTED). */
+        public boolean findings() {
+            return counts.entrySet().stream().anyMatch(e -> e.getKey()
+                    != ReconciliationDecision.DOMAIN_AND_INTENT_COMMITTED && e.getValue() > 0);
+        }
+    }
+
+    /**
+     * @param relay            one relay's name, or {@code null} for every relay
+     * @param includeCommitted also list intents whose decision is DOMAIN_AND_INTENT_COMMITTED (they are always counted)
+     * @param intentId         only this intent (event id), or {@code null}
+     * @throws ApiErrors.NotFound for an unknown relay
+     */
+    public Report report(String relay, boolean includeCommitted, String intentId) {
+        List<OutboxRelay> selected = relay == null || relay.isBlank() ? relays.relays()
+                : List.of(relays.relay(relay).orElseThrow(() -> new ApiErrors.NotFound("no relay '" + relay
+                        + "' (relays: " + relays.relays().stream().map(OutboxRelay::name).toList() + ")")));
+        Instant now = clock.instant();
+        Map<ReconciliationDecision, Integer> counts = new EnumMap<>(ReconciliationDecision.class);
+        for (ReconciliationDecision d : ReconciliationDecision.values()) {
+            counts.put(d, 0);
+        }
+        List<IntentEvidence> listed = new ArrayList<>();
+        List<String> notes = new ArrayList<>();
+        for (OutboxRelay r : selected) {
+            for (IntentEvidence e : evidence(r, includeCommitted || intentId != null, now, notes)) {
+                if (intentId != null && !intentId.equals(e.intentId())) {
+                    continue;
+                }
+                counts.merge(e.reconciliationDecision(), 1, Integer::sum);
+                if (includeCommitted || intentId != null
+                        || e.reconciliationDecision() != ReconciliationDecision.DOMAIN_AND_INTENT_COMMITTED) {
+                    listed.add(e);
+                }
+            }
+        }
+        if (selected.isEmpty()) {
+            notes.add("No relay runs in this gateway.");
+        }
+        if (listed.stream().noneMatch(e -> e.reconciliationDecision()
+                != ReconciliationDecision.DOMAIN_AND_INTENT_COMMITTED)) {
+            notes.add(EMPTY);
+        }
+        String scope = "relays " + selected.stream().map(OutboxRelay::name).toList() + ": the first "
+                + settings.limit() + " waiting and FAILED rows of each outbox; attempts of the last "
+                + DurationText.format(settings.window()) + " in the attempt log (repeated deliveries"
+                + (includeCommitted ? ", publications" : "") + "); domain rows without an intent where a domainTable"
+                + " is configured. Stuck: waiting longer than " + DurationText.format(settings.stuckAfter())
+                + ", or " + settings.stuckAttempts() + " attempts, or FAILED"
+                + (intentId == null ? "" : ". Only intent " + intentId);
+        return new Report(now, scope, counts, listed, notes);
+    }
+
+    private List<IntentEvidence> evidence(OutboxRelay relay, boolean published, Instant now, List<String> notes) {
+        int limit = settings.limit();
+        AttemptLog log = relay.attempts();
+        Map<String, IntentFacts> facts = new LinkedHashMap<>();
+        List<OutboxRow> waiting = relay.source().waiting(limit);
+        List<FailedRow> failed = relay.source().failed(limit);
+        if (waiting.size() == limit) {
+            notes.add("relay " + relay.name() + ": listed the first " + limit + " waiting rows; more wait (see the"
+                    + " gateway_outbox_pending gauge)");
+        }
+        if (failed.size() == limit) {
+            notes.add("relay " + relay.name() + ": listed the first " + limit + " FAILED rows; more are parked");
+        }
+        if (log == null) {
+            notes.add("relay " + relay.name() + ": attemptLog is off, so duplicate deliveries cannot be told and"
+                    + " published intents are not listed");
+        }
+        Map<String, OutboxRow> rows = new LinkedHashMap<>();
+        Map<String, OutboxState> states = new LinkedHashMap<>();
+        Map<String, String> errors = new LinkedHashMap<>();
+        for (OutboxRow row : waiting) {
+            rows.put(row.keyText(), row);
+            states.put(row.keyText(), row.retryCount() > 0 ? OutboxState.RETRYING : OutboxState.PENDING);
+        }
+        for (FailedRow f : failed) {
+            rows.put(f.row().keyText(), f.row());
+            states.put(f.row().keyText(), OutboxState.FAILED);
+            errors.put(f.row().keyText(), f.reason());
+        }
+        Set<String> fromLog = new HashSet<>();
+        if (log != null) {
+            Instant since = now.minus(settings.window());
+            fromLog.addAll(log.repeated(since, limit));
+            if (published) {
+                fromLog.addAll(log.published(since, limit));
+            }
+        }
+        Set<String> keys = new java.util.LinkedHashSet<>(rows.keySet());
+        keys.addAll(fromLog);
+        Map<String, List<AttemptLog.Entry>> attempts = log == null ? Map.of() : log.attempts(keys);
+        RelaySettings.DomainTable domain = relay.settings().domain();
+        String domainName = domain == null ? null : domain.table().toString();
+        List<IntentFacts> all = new ArrayList<>();
+        for (String key : keys) {
+            OutboxRow row = rows.get(key);
+            List<AttemptLog.Entry> tried = attempts.getOrDefault(key, List.of());
+            if (row != null) {
+                all.add(new IntentFacts(relay.name(), key, row.eventId(), AttemptLog.aggregateKey(row), null,
+                        domainName, states.get(key), row.createdAt() != null ? row.createdAt() : row.occurredAt(),
+                        row.retryCount(), errors.get(key), log != null, tried));
+            } else if (!tried.isEmpty()) {
+                AttemptLog.Entry last = tried.get(tried.size() - 1);
+                // not waiting and not FAILED in the outbox: published (the log says by which cycle)
+                all.add(new IntentFacts(relay.name(), key, last.eventId(), last.aggregateKey(), null, domainName,
+                        OutboxState.PUBLISHED, null, 0, null, true, tried));
+            }
+        }
+        Map<String, DomainState> domainStates = domain == null ? Map.of() : domainStates(relay, all);
+        List<IntentEvidence> out = new ArrayList<>();
+        for (IntentFacts f : all) {
+            DomainState d = domain == null ? DomainState.NOT_CHECKED
+                    : domainStates.getOrDefault(f.rowKey(), DomainState.NOT_CHECKED);
+            out.add(classifier.classify(new IntentFacts(f.relay(), f.rowKey(), f.eventId(), f.aggregateKey(), d,
+                    domainName, f.outbox(), f.createdAt(), f.attemptsOnRow(), f.lastError(), f.attemptLogOn(),
+                    f.attempts()), now));
+        }
+        if (domain != null) {
+            for (String key : gaps(relay, domain, limit)) {
+                out.add(classifier.classify(new IntentFacts(relay.name(), null, null,
+                        (domain.aggregateType().isBlank() ? "" : domain.aggregateType() + ":") + key,
+                        DomainState.COMMITTED, domainName, OutboxState.MISSING, null, 0, null, log != null,
+                        List.of()), now));
+            }
+        }
+        return out;
+    }
+
+    /** Whether each intent's domain row exists, by row key (intents of another aggregate type are not checked). */
+    private Map<String, DomainState> domainStates(OutboxRelay relay, List<IntentFacts> facts) {
+        RelaySettings.DomainTable domain = relay.settings().domain();
+        Map<String, String> idByKey = new LinkedHashMap<>();
+        for (IntentFacts f : facts) {
+            String aggregate = f.aggregateKey();
+            if (aggregate == null) {
+                continue;
+            }
+            String prefix = domain.aggregateType().isBlank() ? null : domain.aggregateType() + ":";
+            if (prefix != null && !aggregate.startsWith(prefix)) {
+                continue;
+            }
+            idByKey.put(f.rowKey(), prefix != null ? aggregate.substring(prefix.length())
+                    : aggregate.substring(aggregate.indexOf(':') + 1));
+        }
+        if (idByKey.isEmpty()) {
+            return Map.of();
+        }
+        Set<String> present = existing(relay, domain, new HashSet<>(idByKey.values()));
+        Map<String, DomainState> states = new LinkedHashMap<>();
+        idByKey.forEach((key, id) -> states.put(key, present.contains(id) ? DomainState.COMMITTED
+                : DomainState.NOT_FOUND));
+        return states;
+    }
+
+    private Set<String> existing(OutboxRelay relay, RelaySettings.DomainTable domain, Collection<String> ids) {
+        Dialect dialect = dataSources.dialect(relay.settings().dataSource());
+        JdbcTemplate jdbc = new JdbcTemplate(dataSources.get(relay.settings().dataSource(), "dataSource"));
+        Set<String> found = new HashSet<>();
+        List<String> all = List.copyOf(ids);
+        for (int i = 0; i < all.size(); i += 500) {
+            List<String> chunk = all.subList(i, Math.min(all.size(), i + 500));
+            found.addAll(jdbc.queryForList(dialect.sql("reconciliation.domainRows", Map.of(
+                    "domain", dialect.quote(domain.table()), "key", dialect.quote(domain.keyColumn()),
+                    "ids", String.join(", ", java.util.Collections.nCopies(chunk.size(), "?")))), String.class,
+                    chunk.toArray()));
+        }
+        return found;
+    }
+
+    /** Keys (as text) of domain rows without an intent row of their aggregate, at most {@code limit}. */
+    private List<String> gaps(OutboxRelay relay, RelaySettings.DomainTable domain, int limit) {
+        Dialect dialect = dataSources.dialect(relay.settings().dataSource());
+        OutboxMapping mapping = relay.source().mapping();
+        if (!mapping.has(AGGREGATE_ID)) {
+            return List.of();
+        }
+        JdbcTemplate jdbc = new JdbcTemplate(dataSources.get(relay.settings().dataSource(), "dataSource"));
+        jdbc.setMaxRows(limit);
+        boolean byType = !domain.aggregateType().isBlank() && mapping.has(AGGREGATE_TYPE);
+        String sql = dialect.sql(byType ? "reconciliation.domainGaps.ofType" : "reconciliation.domainGaps", Map.of(
+                "domain", dialect.quote(domain.table()), "key", dialect.quote(domain.keyColumn()),
+                "outbox", dialect.quote(mapping.table().name()),
+                "aggregateId", dialect.quote(mapping.column(AGGREGATE_ID)),
+                "aggregateType", byType ? dialect.quote(mapping.column(AGGREGATE_TYPE)) : ""));
+        return byType ? jdbc.queryForList(sql, String.class, domain.aggregateType())
+                : jdbc.queryForList(sql, String.class);
+    }
+}

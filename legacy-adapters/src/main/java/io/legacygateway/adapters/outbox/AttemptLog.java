@@ -1,0 +1,238 @@
+package io.legacygateway.adapters.outbox;
+
+import io.legacygateway.adapters.sql.Dialect;
+import io.legacygateway.adapters.sql.TableInspector;
+import io.legacygateway.adapters.sql.TableName;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import javax.sql.DataSource;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.transaction.TransactionDefinition;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/**
+ * The facts of every relay attempt ({@value #TABLE}, DDL {@code ddl/<db>/relay-state.sql}): for each row a cycle tried
+ * to publish, the attempt, what the broker answered (the publish observation) and what the cycle's mark did (the mark
+ * state). The reconciliation report derives attempt numbers, duplicate-delivery candidates and stuck intents from it.
+ *
+ * <p>Every write runs in a transaction of its own ({@code REQUIRES_NEW}), never in the relay's cycle: the attempt is
+ * recorded before the batch goes to the broker, and stays recorded when the cycle then rolls back or the process dies
+ * between publish and mark, which is exactly the evidence a reconciliation needs. An attempt whose answer or mark was
+ * never recorded reads as {@link Observation#SENT} / {@link MarkState#NONE}: it may have reached the broker.
+ *
+ * <p>Not guaranteed: a record of attempts the process made while this table could not be written (the first write
+ * failing fails the cycle before anything is sent; later writes failing are logged by the caller and leave the
+ * conservative SENT/NONE). Times come from the relay's clock, as UTC.
+ */
+public final class AttemptLog {
+
+    public static final String TABLE = "gateway_outbox_attempt";
+    private static final int DETAIL = 2000;
+
+    /** What the relay learned from the broker about one row's attempt. */
+    public enum Observation {
+        /** Handed to the broker; no answer recorded (the cycle is running, or died): it may have been delivered. */
+        SENT,
+        /** The broker stored it (or already held it, by its duplicate-detection id). */
+        CONFIRMED,
+        /** The broker refused this event (charged as a failed attempt). */
+        REFUSED,
+        /** Not sent: an earlier event of its aggregate was refused in the same batch. */
+        DEFERRED,
+        /** The batch failed as a whole (broker or connection); nothing of it was confirmed. */
+        FAILED,
+        /** The row could not become an event; nothing was sent. */
+        NOT_SENT;
+
+        /** Whether an attempt with this observation may have put the event on the broker. */
+        public boolean mayHaveDelivered() {
+            return this == SENT || this == CONFIRMED;
+        }
+    }
+
+    /** What the cycle's mark did with the row. */
+    public enum MarkState {
+        /** The cycle never ended: the process died, or the mark is still running. */
+        NONE,
+        /** Marked published in a committed cycle. */
+        PUBLISHED,
+        /** Charged a failed attempt; waits for its next retry. */
+        RETRY,
+        /** Parked as FAILED. */
+        FAILED,
+        /** Left as it was (not published, not charged). */
+        UNCHANGED,
+        /** The cycle's transaction rolled back: no mark. */
+        ROLLED_BACK
+    }
+
+    /** One row's attempt, to record before the batch is sent. */
+    public record Attempt(OutboxRow row, Observation observation, String detail) {
+    }
+
+    /** One recorded attempt. */
+    public record Entry(String rowKey, String eventId, String aggregateKey, Instant at, String instance,
+                        Observation observation, MarkState markState, String detail, String cycle) {
+    }
+
+    private final JdbcTemplate jdbc;
+    private final TransactionTemplate own;
+    private final Dialect dialect;
+    private final String relay;
+    private final String instance;
+    private final String table;
+    private final ColumnKind timeKind;
+
+    /**
+     * @param transactions the state datasource's transaction manager (writes suspend any transaction of the caller)
+     * @param property     the parameter that chose the datasource, named when the table is missing
+     * @throws IllegalArgumentException naming the property when the table does not exist
+     */
+    public AttemptLog(DataSource dataSource, PlatformTransactionManager transactions, Dialect dialect, String relay,
+                      String instance, String property) {
+        TableInspector.Table stored = TableInspector.inspect(dataSource, dialect, new TableName(null, TABLE), property
+                + " (the gateway's attempt log " + TABLE + ", created by initialize-schema or "
+                + dialect.ddlResource("relay-state.sql") + "; or set attemptLog: false)");
+        this.jdbc = new JdbcTemplate(dataSource);
+        this.own = new TransactionTemplate(transactions);
+        own.setPropagationBehavior(TransactionDefinition.PROPAGATION_REQUIRES_NEW);
+        this.dialect = dialect;
+        this.relay = relay;
+        this.instance = instance;
+        this.table = dialect.quote(stored.name());
+        this.timeKind = stored.column("attempted_at").flatMap(ColumnKind::of).orElse(ColumnKind.TIMESTAMP_TZ);
+    }
+
+    public String relay() {
+        return relay;
+    }
+
+    /** Records a cycle's attempts before anything is sent, and commits them. */
+    public void attempted(String cycle, List<Attempt> attempts, Instant at) {
+        if (attempts.isEmpty()) {
+            return;
+        }
+        String sql = sql("attempt.insert", Map.of());
+        Object time = time(at);
+        write(() -> jdbc.batchUpdate(sql, attempts.stream().map(a -> new Object[] {relay, cycle, a.row().keyText(),
+                RejectionLog.truncate(a.row().eventId(), 255), aggregateKey(a.row()), time, instance,
+                a.observation().name(), RejectionLog.truncate(a.detail(), DETAIL)}).toList()));
+    }
+
+    /**
+     * Records the broker's answer: the listed rows' own observations, then {@code rest} for the cycle's other rows
+     * that had none yet.
+     */
+    public void observed(String cycle, Map<String, Attempt> byRowKey, Observation rest, String restDetail) {
+        write(() -> {
+            if (!byRowKey.isEmpty()) {
+                jdbc.batchUpdate(sql("attempt.observeRow", Map.of()), byRowKey.entrySet().stream()
+                        .map(e -> new Object[] {e.getValue().observation().name(),
+                                RejectionLog.truncate(e.getValue().detail(), DETAIL), cycle, e.getKey()}).toList());
+            }
+            jdbc.update(sql("attempt.observeCycle", Map.of()), rest.name(), RejectionLog.truncate(restDetail, DETAIL),
+                    cycle);
+        });
+    }
+
+    /** After the cycle committed: confirmed rows are published, charged ones retry, {@code parked} rows are FAILED. */
+    public void marked(String cycle, Collection<String> parked) {
+        write(() -> {
+            jdbc.update(sql("attempt.markCycle", Map.of()), cycle);
+            if (!parked.isEmpty()) {
+                jdbc.batchUpdate(sql("attempt.markRow", Map.of()), parked.stream()
+                        .map(k -> new Object[] {MarkState.FAILED.name(), cycle, k}).toList());
+            }
+        });
+    }
+
+    /** After the cycle rolled back: no mark happened. */
+    public void rolledBack(String cycle) {
+        write(() -> jdbc.update(sql("attempt.rolledBack", Map.of()), cycle));
+    }
+
+    /** The attempts at these rows (keys as text), oldest first, by row key. */
+    public Map<String, List<Entry>> attempts(Collection<String> rowKeys) {
+        Map<String, List<Entry>> found = new LinkedHashMap<>();
+        for (List<String> chunk : RejectionLog.chunks(rowKeys)) {
+            List<Object> binds = new ArrayList<>();
+            binds.add(relay);
+            binds.addAll(chunk);
+            jdbc.query(sql("attempt.byRows", Map.of("keys", RejectionLog.marks(chunk.size()))), rs -> {
+                Entry e = entry(rs);
+                found.computeIfAbsent(e.rowKey(), k -> new ArrayList<>()).add(e);
+            }, binds.toArray());
+        }
+        return found;
+    }
+
+    /** Rows with more than one attempt since {@code since} that may have reached the broker, at most {@code limit}. */
+    public List<String> repeated(Instant since, int limit) {
+        return firstColumn(sql("attempt.repeated", Map.of()), limit, relay, time(since));
+    }
+
+    /** Rows a committed cycle marked published since {@code since}, newest first, at most {@code limit}. */
+    public List<String> published(Instant since, int limit) {
+        return firstColumn(sql("attempt.published", Map.of()), limit, relay, time(since));
+    }
+
+    /**
+     * Deletes one bounded batch of attempts older than {@code before}, in a short transaction of its own.
+     *
+     * @return attempts deleted; fewer than {@code batchSize} when none older is left
+     */
+    public int deleteBefore(Instant before, int batchSize) {
+        List<String> ids = firstColumn(sql("attempt.old", Map.of()), batchSize, relay, time(before));
+        if (ids.isEmpty()) {
+            return 0;
+        }
+        List<Long> keys = ids.stream().map(Long::valueOf).toList();
+        Integer n = own.execute(s -> jdbc.update(sql("attempt.delete", Map.of("ids",
+                RejectionLog.marks(keys.size()))), keys.toArray()));
+        return n == null ? 0 : n;
+    }
+
+    private List<String> firstColumn(String sql, int limit, Object... binds) {
+        JdbcTemplate bounded = new JdbcTemplate(Objects.requireNonNull(jdbc.getDataSource()));
+        bounded.setMaxRows(limit);
+        return own.execute(s -> bounded.query(sql, (rs, n) -> rs.getString(1), binds));
+    }
+
+    private void write(Runnable statements) {
+        own.executeWithoutResult(s -> statements.run());
+    }
+
+    private String sql(String name, Map<String, String> fragments) {
+        Map<String, String> f = new LinkedHashMap<>(fragments);
+        f.put("attempts", table);
+        return dialect.sql(name, f);
+    }
+
+    private Entry entry(ResultSet rs) throws SQLException {
+        return new Entry(rs.getString(1), rs.getString(2), rs.getString(3), timeKind.readInstant(rs, 4, ZoneOffset.UTC),
+                rs.getString(5), Observation.valueOf(rs.getString(6).strip()),
+                MarkState.valueOf(rs.getString(7).strip()), rs.getString(8), rs.getString(9));
+    }
+
+    private Object time(Instant instant) {
+        return timeKind.bindInstant(instant, ZoneOffset.UTC);
+    }
+
+    /** How the report names an aggregate: {@code type:id}. */
+    public static String aggregateKey(OutboxRow row) {
+        if (row.aggregateId() == null) {
+            return null;
+        }
+        return RejectionLog.truncate((row.aggregateType() == null ? "" : row.aggregateType() + ":") + row.aggregateId(),
+                600);
+    }
+}
