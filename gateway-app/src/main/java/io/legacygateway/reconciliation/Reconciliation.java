@@ -77,6 +77,8 @@ public class Reconciliation {
         }
 
         /** Whether an intent needs attention (any decision but DOMAIN_AND_INTENT_COMMITTED). */
+        @com.fasterxml.jackson.annotation.JsonProperty(value = "findings", access =
+                com.fasterxml.jackson.annotation.JsonProperty.Access.READ_ONLY)
         public boolean findings() {
             return counts.entrySet().stream().anyMatch(e -> e.getKey()
                     != ReconciliationDecision.DOMAIN_AND_INTENT_COMMITTED && e.getValue() > 0);

@@ -83,6 +83,8 @@ public final class OutboxRelay implements Processor, AutoCloseable {
     private final Timer cycleTimer;
     private final Timer latency;
 
+    /** The cycle whose attempts are in the attempt log (cycles of one relay run one at a time). */
+    private String loggedCycle;
     private int consecutiveFailures;
     private Instant nextAttempt = Instant.MIN;
     private String lastFailure;
@@ -214,16 +216,17 @@ public final class OutboxRelay implements Processor, AutoCloseable {
     Cycle cycle() {
         Timer.Sample sample = Timer.start();
         String id = attempts == null ? null : UUID.randomUUID().toString();
+        loggedCycle = null;
         Cycle c;
         try {
             c = Objects.requireNonNull(transaction.execute(status -> claimPublishMark(id)));
         } catch (RuntimeException e) {
-            evidence(() -> attempts.rolledBack(id), id);
+            String logged = loggedCycle;
+            evidence(() -> attempts.rolledBack(logged), logged);
             throw e;
         }
-        if (c.claimed > 0) {
-            evidence(() -> attempts.marked(id, c.parkedKeys), id);
-        }
+        String logged = loggedCycle;
+        evidence(() -> attempts.marked(logged, c.parkedKeys), logged);
         sample.stop(cycleTimer);
         // counted after commit: a rolled-back cycle published, charged and parked nothing
         published.increment(c.published);
@@ -268,17 +271,19 @@ public final class OutboxRelay implements Processor, AutoCloseable {
                 }
             }
         }
-        if (attempts != null) {
-            attempts.attempted(cycleId, attempted, now); // before the broker sees anything; failing here sends nothing
+        String logged = attempts == null || attempted.isEmpty() ? null : cycleId;
+        if (logged != null) {
+            attempts.attempted(logged, attempted, now); // before the broker sees anything; failing here sends nothing
+            loggedCycle = logged;
         }
         PublishResult result;
         try {
             result = publisher.publish(events, keepOrder);
         } catch (RuntimeException e) {
-            evidence(() -> attempts.observed(cycleId, Map.of(), Observation.FAILED, rootMessage(e)), cycleId);
+            evidence(() -> attempts.observed(logged, Map.of(), Observation.FAILED, rootMessage(e)), logged);
             throw e;
         }
-        evidence(() -> attempts.observed(cycleId, observations(result), Observation.CONFIRMED, null), cycleId);
+        evidence(() -> attempts.observed(logged, observations(result), Observation.CONFIRMED, null), logged);
         for (PublishResult.Refusal r : result.refused()) {
             failed.add(failure(r.event().row(), "refused by the broker: " + r.reason(), now));
         }
@@ -316,7 +321,7 @@ public final class OutboxRelay implements Processor, AutoCloseable {
      * then keeps its conservative SENT/NONE (it may have been delivered), and the failure is logged.
      */
     private void evidence(Runnable write, String cycleId) {
-        if (attempts == null) {
+        if (attempts == null || cycleId == null) {
             return;
         }
         try {

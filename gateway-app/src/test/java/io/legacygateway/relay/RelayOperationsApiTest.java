@@ -128,6 +128,46 @@ class RelayOperationsApiTest extends RelayTestSupport {
         assertThat(audit).extracting(a -> a.get("dry_run")).containsExactly(true, false, true);
     }
 
+    @Test
+    void reconciliationReportThroughTheApiTheCommandAndJmx() throws Exception {
+        String name = unique("api-rec");
+        OutboxRelay relay = relay(name, "queue:" + unique("it.api"), Map.of());
+        String id = rows.insert("cust-9", "OrderPaid", "{}");
+        faults.crashOnceAfterPublish(name);
+        assertThat(drain(relay)).isZero();
+        assertThat(drain(relay)).isEqualTo(1);
+
+        JsonNode report = json(get("/api/reconciliation?relay=" + name, VIEWER));
+        assertThat(report.get("counts").get("DUPLICATE_DELIVERY_CANDIDATE").asInt()).isEqualTo(1);
+        assertThat(report.get("findings").asBoolean()).isTrue();
+        JsonNode intent = report.get("intents").get(0);
+        assertThat(intent.get("intentId").asText()).isEqualTo(id);
+        assertThat(intent.get("reconciliationDecision").asText()).isEqualTo("DUPLICATE_DELIVERY_CANDIDATE");
+        assertThat(intent.get("attempts")).hasSize(2);
+        HttpResponse<String> text = get("/api/reconciliation?relay=" + name + "&format=text", VIEWER);
+        assertThat(text.body()).contains("Intent ID:               " + id,
+                "Reconciliation Decision: DUPLICATE_DELIVERY_CANDIDATE");
+        assertThat(get("/api/reconciliation?relay=no-such-relay", VIEWER).statusCode()).isEqualTo(404);
+        assertThat(http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/api/reconciliation"))
+                .GET().build(), HttpResponse.BodyHandlers.ofString()).statusCode()).isEqualTo(401);
+
+        // the command exits 1 on findings, so that a scheduler can alert
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        int status = new io.legacygateway.reconciliation.ReconcileCommand().run(List.of(name,
+                "--gateway=http://127.0.0.1:" + port, "--user=test-viewer", "--password=test-viewer-secret"),
+                new PrintStream(out, true, StandardCharsets.UTF_8));
+        assertThat(status).as(out.toString(StandardCharsets.UTF_8)).isEqualTo(1);
+        assertThat(out.toString(StandardCharsets.UTF_8)).contains("Residual Consumer Risk:  Event " + id);
+
+        // JMX (Hawtio's operations tab): io.legacygateway:type=Reconciliation
+        ObjectName jmx = new ObjectName(io.legacygateway.reconciliation.ReconciliationJmx.NAME);
+        MBeanServer mbeans = ManagementFactory.getPlatformMBeanServer();
+        assertThat(mbeans.getMBeanInfo(jmx).getOperations()).extracting(o -> o.getName())
+                .contains("report", "reportFor");
+        assertThat((String) mbeans.invoke(jmx, "report", new Object[0], new String[0]))
+                .startsWith("Reconciliation report at");
+    }
+
     /** Outside a request (JMX from this JVM) the actor is the process's user. */
     static final class OperatorActor {
         static String local() {
