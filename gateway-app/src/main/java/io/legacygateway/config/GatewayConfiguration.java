@@ -3,7 +3,9 @@ package io.legacygateway.config;
 import io.legacygateway.broker.BrokerXmlCustomizer;
 import io.legacygateway.cli.GatewayCli;
 import io.legacygateway.cli.RelayCommand;
+import io.legacygateway.ops.ConsumerMBeans;
 import io.legacygateway.ops.GatewayHealthIndicators;
+import io.legacygateway.ops.GatewayMBeans;
 import io.legacygateway.ops.GatewaySampler;
 import io.legacygateway.ops.OperationAudit;
 import io.legacygateway.ops.RetentionJob;
@@ -110,9 +112,8 @@ public class GatewayConfiguration {
     }
 
     @Bean
-    ReconciliationJmx reconciliationJmx(
-            Reconciliation reconciliation) {
-        return new ReconciliationJmx(reconciliation);
+    ReconciliationJmx reconciliationJmx(Reconciliation reconciliation, GatewayMBeans mbeans) {
+        return new ReconciliationJmx(reconciliation, mbeans);
     }
 
     @Bean
@@ -142,8 +143,18 @@ public class GatewayConfiguration {
     }
 
     @Bean
-    RelayMBeans relayMBeans(OutboxRelayFactory relays, RelayOperations operations) {
-        return new RelayMBeans(relays, operations);
+    GatewayMBeans gatewayMBeans() {
+        return new GatewayMBeans();
+    }
+
+    @Bean
+    ConsumerMBeans consumerMBeans(InboxConsumerFactory consumers, GatewayMBeans mbeans) {
+        return new ConsumerMBeans(consumers, mbeans);
+    }
+
+    @Bean
+    RelayMBeans relayMBeans(OutboxRelayFactory relays, RelayOperations operations, GatewayMBeans mbeans) {
+        return new RelayMBeans(relays, operations, mbeans);
     }
 
     @Bean

@@ -31,8 +31,6 @@ import org.springframework.transaction.support.TransactionTemplate;
  */
 final class InboxLookup {
 
-    private static final int CHUNK = 500;
-
     /** One consumer's inbox. */
     record Inbox(String consumer, String dataSource, TableName table, boolean gated) {
     }
@@ -130,17 +128,9 @@ final class InboxLookup {
     }
 
     private Set<String> applied(Inbox inbox, Set<String> ids) {
-        Dialect dialect = dataSources.dialect(inbox.dataSource());
-        NamedParameterJdbcTemplate jdbc = new NamedParameterJdbcTemplate(
-                dataSources.get(inbox.dataSource(), "dataSource"));
-        String sql = dialect.sql("inbox.applied", Map.of("table", dialect.quote(inbox.table())));
-        Set<String> found = new HashSet<>();
-        List<String> list = new ArrayList<>(ids);
-        for (int i = 0; i < list.size(); i += CHUNK) {
-            found.addAll(jdbc.queryForList(sql, new MapSqlParameterSource().addValue("consumer", inbox.consumer())
-                    .addValue("messageIds", list.subList(i, Math.min(list.size(), i + CHUNK))), String.class));
-        }
-        return found;
+        return consumers.consumers().stream().filter(c -> c.name().equals(inbox.consumer())).findFirst()
+                .orElseThrow(() -> new IllegalStateException("inbox consumer '" + inbox.consumer() + "' is gone"))
+                .inboxStore().applied(inbox.consumer(), ids);
     }
 
     /** The consumer's inbox, with the table name as the database spells it (as the consumer itself resolved it). */

@@ -44,6 +44,7 @@ public class InboxConsumerFactory implements DisposableBean {
     private final List<InboxDeliveryHook> hooks;
     private final EnvelopeCodec codec = new EnvelopeCodec();
     private final List<InboxConsumer> consumers = new CopyOnWriteArrayList<>();
+    private final List<java.util.function.Consumer<InboxConsumer>> listeners = new CopyOnWriteArrayList<>();
     private final List<ConnectionFactory> connectionFactories = new CopyOnWriteArrayList<>();
     private final List<ProducerTemplate> producers = new CopyOnWriteArrayList<>();
 
@@ -126,6 +127,7 @@ public class InboxConsumerFactory implements DisposableBean {
         InboxConsumer consumer = new InboxConsumer(s, attempts, reader, guard, deadLetters, hooks, meters, clock,
                 store, tx);
         consumers.add(consumer);
+        listeners.forEach(l -> l.accept(consumer));
         log.info("Inbox consumer '{}': queue {} -> {} {} (accept {}, {} session(s), dead letters to {} after {} "
                         + "deliveries{}){}", c, s.queue(), dialect.id(), inbox, s.accept(), s.concurrentConsumers(),
                 deadLetters.deadLetterQueue(), attempts,
@@ -157,6 +159,12 @@ public class InboxConsumerFactory implements DisposableBean {
                     + " replayed after its inbox row was deleted would be applied twice: raise gateway.retention.inbox"
                     + " or lower gateway.dead-letters.replay-horizon");
         }
+    }
+
+    /** Calls {@code listener} for every consumer created so far and from now on. */
+    public void onCreate(java.util.function.Consumer<InboxConsumer> listener) {
+        listeners.add(listener);
+        consumers.forEach(listener);
     }
 
     /** The consumers created so far (operations and tests). */

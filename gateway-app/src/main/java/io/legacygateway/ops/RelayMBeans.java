@@ -3,69 +3,32 @@ package io.legacygateway.ops;
 import io.legacygateway.adapters.outbox.Backlog;
 import io.legacygateway.relay.OutboxRelay;
 import io.legacygateway.relay.OutboxRelayFactory;
-import java.lang.management.ManagementFactory;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
-import javax.management.InstanceAlreadyExistsException;
-import javax.management.JMException;
-import javax.management.MBeanServer;
 import javax.management.ObjectName;
-import javax.management.StandardMBean;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-import org.springframework.beans.factory.DisposableBean;
 
 /**
  * Registers one {@link RelayControlMBean} per relay, {@code io.legacygateway:type=Relay,name=<relay>}, as relays are
- * created, on the platform MBean server (the one Jolokia and Hawtio read), and removes them when the application stops.
+ * created ({@link GatewayMBeans}).
  */
-public class RelayMBeans implements DisposableBean {
-
-    private static final Logger log = LoggerFactory.getLogger(RelayMBeans.class);
+public class RelayMBeans {
 
     private final RelayOperations operations;
-    private final MBeanServer server = ManagementFactory.getPlatformMBeanServer();
-    private final Map<String, ObjectName> registered = new ConcurrentHashMap<>();
+    private final GatewayMBeans mbeans;
 
-    public RelayMBeans(OutboxRelayFactory relays, RelayOperations operations) {
+    public RelayMBeans(OutboxRelayFactory relays, RelayOperations operations, GatewayMBeans mbeans) {
         this.operations = operations;
+        this.mbeans = mbeans;
         relays.onCreate(this::register);
     }
 
     public static ObjectName name(String relay) {
-        try {
-            // relay names are lowercase letters, digits and dashes: valid ObjectName values as they are
-            return new ObjectName("io.legacygateway:type=Relay,name=" + relay);
-        } catch (JMException e) {
-            throw new IllegalArgumentException(e);
-        }
+        // relay names are lowercase letters, digits and dashes: valid ObjectName values as they are
+        return GatewayMBeans.name("Relay", relay);
     }
 
     void register(OutboxRelay relay) {
-        ObjectName name = name(relay.name());
-        try {
-            server.registerMBean(new StandardMBean(new Control(relay, operations), RelayControlMBean.class), name);
-            registered.put(relay.name(), name);
-        } catch (InstanceAlreadyExistsException e) {
-            // another application context in this JVM (tests) has a relay of that name
-            log.warn("Relay '{}': {} is registered already; not registered again", relay.name(), name);
-        } catch (JMException e) {
-            log.warn("Relay '{}': cannot register {}: {}", relay.name(), name, e.toString());
-        }
-    }
-
-    @Override
-    public void destroy() {
-        registered.values().forEach(n -> {
-            try {
-                server.unregisterMBean(n);
-            } catch (JMException | RuntimeException ignored) {
-                // gone already
-            }
-        });
-        registered.clear();
+        mbeans.register(name(relay.name()), new Control(relay, operations), RelayControlMBean.class);
     }
 
     /** One relay's MBean. */

@@ -34,8 +34,8 @@ import org.springframework.transaction.support.TransactionTemplate;
  * broker with the gateway's own relay, attempt log and reconciliation. Each probe does what its name says, prints what
  * it observed and the evidence record the reconciliation derives, and compares the decision with the expected one.
  *
- * <p>It works in tables of its own ({@code gateway_lab_orders}, {@code gateway_lab_outbox}, created from
- * {@code ddl/<db>/lab.sql}; their rows are replaced at each run) and on a broker queue of its own per run
+ * <p>It works in tables of its own ({@code gateway_lab_orders} from {@code ddl/<db>/lab.sql}, and
+ * {@code gateway_lab_outbox}, the default {@code outbox.sql} under that name; their rows are replaced at each run) and on a broker queue of its own per run
  * ({@code gateway.lab.<run>}), so that the broker's duplicate-id cache of earlier runs plays no part.
  *
  * <p>What it demonstrates: the dual-write gap, local atomicity of a domain change and its intent, the duplicate a crash
@@ -81,6 +81,7 @@ public class ReconciliationLab {
         JdbcTemplate jdbc = new JdbcTemplate(dataSources.get(dataSource, "--data-source"));
         SchemaScripts.apply(dataSources.get(dataSource, "--data-source"), dialect, "relay-state.sql");
         SchemaScripts.apply(dataSources.get(dataSource, "--data-source"), dialect, "lab.sql");
+        SchemaScripts.applyOutboxAs(dataSources.get(dataSource, "--data-source"), dialect, OUTBOX);
         jdbc.update("DELETE FROM " + OUTBOX);
         jdbc.update("DELETE FROM " + ORDERS);
 

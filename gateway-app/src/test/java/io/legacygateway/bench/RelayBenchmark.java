@@ -49,6 +49,7 @@ public final class RelayBenchmark {
         String url = TestDatabase.POSTGRES.create(schema) + "&reWriteBatchedInserts=true";
         DataSource ds = new DriverManagerDataSource(url, "postgres", "");
         SchemaScripts.apply(ds, Dialect.POSTGRESQL, "outbox.sql");
+        SchemaScripts.apply(ds, Dialect.POSTGRESQL, "relay-state.sql"); // the attempt log
         JdbcTemplate jdbc = new JdbcTemplate(ds);
         System.out.printf("Relay benchmark: %,d rows, batch %d, PostgreSQL schema %s, Artemis %s%n", rows, batch,
                 schema, artemis.url());
@@ -59,13 +60,18 @@ public final class RelayBenchmark {
             double jmsCeiling = jmsTransactedSend(artemis, batch, rows);
             artemis.cli("queue", "purge", "--name", "bench.jms", "--silent");
             prefill(jdbc, rows);
-            double gateway = gatewayRelay(url, artemis, batch, rows);
+            double gateway = gatewayRelay(url, artemis, batch, rows, true);
+            jdbc.update("TRUNCATE outbox");
+            artemis.cli("queue", "purge", "--name", "bench.gateway", "--silent");
+            prefill(jdbc, rows);
+            double withoutLog = gatewayRelay(url, artemis, batch, rows, false);
             double slower = Math.min(jdbcCeiling, jmsCeiling);
             System.out.println();
             System.out.printf("%-44s %12s%n", "path (batch " + batch + ")", "events/s");
             System.out.printf("%-44s %,12.0f%n", "ceiling: JDBC claim + mark, no broker", jdbcCeiling);
             System.out.printf("%-44s %,12.0f%n", "ceiling: JMS transacted send, no database", jmsCeiling);
             System.out.printf("%-44s %,12.0f%n", "gateway relay (claim, publish, mark)", gateway);
+            System.out.printf("%-44s %,12.0f%n", "gateway relay, attemptLog: false", withoutLog);
             System.out.printf("gateway / slower ceiling = %.2f (target >= 0.50)%n", gateway / slower);
         } finally {
             artemis.kill();
@@ -149,7 +155,8 @@ public final class RelayBenchmark {
     }
 
     /** The real relay, built by the application from route parameters, draining as its timer would. */
-    private static double gatewayRelay(String url, StandaloneArtemis artemis, int batch, int rows) {
+    private static double gatewayRelay(String url, StandaloneArtemis artemis, int batch, int rows,
+                                       boolean attemptLog) {
         try (ConfigurableApplicationContext app = new SpringApplicationBuilder(GatewayApplication.class)
                 .web(WebApplicationType.NONE).profiles("bench").run(
                         "--gateway.datasources.bench.url=" + url,
@@ -159,7 +166,8 @@ public final class RelayBenchmark {
                         "--camel.main.routes-include-pattern=classpath:no-routes/*.yaml",
                         "--logging.level.root=WARN")) {
             Map<String, Object> p = new HashMap<>();
-            p.put("relay", "bench");
+            p.put("relay", attemptLog ? "bench" : "bench-nolog");
+            p.put("attemptLog", String.valueOf(attemptLog));
             p.put("destination", "queue:bench.gateway");
             p.put("batchSize", String.valueOf(batch));
             OutboxRelay relay = app.getBean(OutboxRelayFactory.class).create(p);
@@ -174,7 +182,7 @@ public final class RelayBenchmark {
                 }
                 done += n;
             }
-            return rate(done, start, "gateway relay");
+            return rate(done, start, attemptLog ? "gateway relay" : "gateway, no attempt log");
         }
     }
 

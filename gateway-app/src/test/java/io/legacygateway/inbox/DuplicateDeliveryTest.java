@@ -69,4 +69,21 @@ abstract class DuplicateDeliveryTest extends InboxTestSupport {
         assertThat(counter("gateway.inbox.rollbacks", consumer)).as("no failed transaction").isZero();
         assertThat(deadLetters(queue)).isEmpty();
     }
+
+    @Test
+    void theConsumerMBeanSaysWhichMessagesItsInboxHasAlreadyApplied() throws Exception {
+        String queue = unique("it.dup-jmx");
+        String consumer = unique("wallet");
+        startConsumer(consumer, queue, Map.of());
+        EventEnvelope e = orderCreated("bob", "5");
+        send(queue, e);
+        Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> effects(e.id()) == 1);
+
+        javax.management.MBeanServer mbeans = java.lang.management.ManagementFactory.getPlatformMBeanServer();
+        javax.management.ObjectName name = io.legacygateway.ops.ConsumerMBeans.name(consumer);
+        assertThat(name.toString()).isEqualTo("io.legacygateway:type=Consumer,name=" + consumer);
+        assertThat((String) mbeans.getAttribute(name, "Queue")).contains(queue);
+        assertThat((String) mbeans.invoke(name, "applied", new Object[] {e.id() + ", never-sent"},
+                new String[] {"java.lang.String"})).isEqualTo("[\"" + e.id() + "\"]");
+    }
 }

@@ -41,6 +41,7 @@ public final class InboxStore {
     private final String unparkSql;
     private final String retentionSelectSql;
     private final String retentionDeleteSql;
+    private final String appliedSql;
 
     /**
      * @param inbox     the inbox table (columns {@code message_id, consumer_name, processed_at})
@@ -57,6 +58,7 @@ public final class InboxStore {
         this.recordSql = dialect.sql("inbox.record", Map.of("table", dialect.quote(inbox)));
         this.retentionSelectSql = dialect.sql("inbox.retention.select", Map.of("table", dialect.quote(inbox)));
         this.retentionDeleteSql = dialect.sql("inbox.retention.delete", Map.of("table", dialect.quote(inbox)));
+        this.appliedSql = dialect.sql("inbox.applied", Map.of("table", dialect.quote(inbox)));
         boolean gate = sequences != null && parked != null;
         String seq = gate ? dialect.quote(sequences) : null;
         String park = gate ? dialect.quote(parked) : null;
@@ -87,6 +89,17 @@ public final class InboxStore {
                 .addValue("messageId", messageId)
                 .addValue("consumer", consumer)
                 .addValue("processedAt", Timestamp.from(processedAt))) == 1;
+    }
+
+    /** Which of these message ids {@code consumer} has taken (its inbox has them); one query per 500 ids. */
+    public java.util.Set<String> applied(String consumer, java.util.Collection<String> messageIds) {
+        java.util.Set<String> found = new java.util.HashSet<>();
+        java.util.List<String> ids = java.util.List.copyOf(new java.util.LinkedHashSet<>(messageIds));
+        for (int i = 0; i < ids.size(); i += 500) {
+            found.addAll(jdbc.queryForList(appliedSql, new MapSqlParameterSource().addValue("consumer", consumer)
+                    .addValue("messageIds", ids.subList(i, Math.min(ids.size(), i + 500))), String.class));
+        }
+        return found;
     }
 
     /**
