@@ -69,8 +69,9 @@ public class OutboxRelayFactory implements DisposableBean {
      *                   window between publish and mark with one)
      */
     public OutboxRelay create(Map<String, Object> parameters, List<RelayCycleHook> extraHooks) {
-        RelaySettings s = RelaySettings.parse(parameters, properties.source(),
+        RelaySettings parsed = RelaySettings.parse(parameters, properties.source(),
                 dataSources.names().size() == 1 ? dataSources.names().iterator().next() : null);
+        RelaySettings s = withStoredDomainNames(parsed);
         if (relays.stream().anyMatch(r -> r.name().equals(s.relay()))) {
             throw new IllegalArgumentException(RelaySettings.label(s.relay(), "relay") + ": the name '" + s.relay()
                     + "' is used twice");
@@ -102,14 +103,6 @@ public class OutboxRelayFactory implements DisposableBean {
                     + " time of publication; map publishedAtColumn (markMode " + s.markMode() + ") or set"
                     + " retention: off");
         }
-        if (s.domain() != null) {
-            TableInspector.Table domain = TableInspector.inspect(dataSource, dialect, s.domain().table(),
-                    label.apply("domainTable"));
-            if (domain.column(s.domain().keyColumn()).isEmpty()) {
-                throw new IllegalArgumentException(label.apply("domainKeyColumn") + ": table " + domain.name()
-                        + " has no column '" + s.domain().keyColumn() + "'");
-            }
-        }
         String instance = s.relay() + "@" + host();
         AttemptLog attempts = s.attemptLog()
                 ? new AttemptLog(stateDataSource, dataSources.transactionManager(s.stateDataSource()), stateDialect,
@@ -134,6 +127,23 @@ public class OutboxRelayFactory implements DisposableBean {
                 s.attemptLog() ? "on" : "off",
                 dialect.testedHere() ? "" : " [dialect NOT tested by this project]");
         return relay;
+    }
+
+    /**
+     * The settings with {@code domainTable} and {@code domainKeyColumn} as the database spells them (H2 stores unquoted
+     * names in upper case), checked to exist; unchanged without a domain table.
+     */
+    private RelaySettings withStoredDomainNames(RelaySettings s) {
+        if (s.domain() == null) {
+            return s;
+        }
+        String label = RelaySettings.label(s.relay(), "domainTable");
+        TableInspector.Table domain = TableInspector.inspect(dataSources.get(s.dataSource(), label),
+                dataSources.dialect(s.dataSource()), s.domain().table(), label);
+        TableInspector.Column key = domain.column(s.domain().keyColumn()).orElseThrow(() ->
+                new IllegalArgumentException(RelaySettings.label(s.relay(), "domainKeyColumn") + ": table "
+                        + domain.name() + " has no column '" + s.domain().keyColumn() + "'"));
+        return s.withDomain(new RelaySettings.DomainTable(domain.name(), key.name(), s.domain().aggregateType()));
     }
 
     /** The relays created so far (operations and tests). */

@@ -56,6 +56,13 @@ public record RelaySettings(String relay, String dataSource, TableName table, Ma
     public record DomainTable(TableName table, String keyColumn, String aggregateType) {
     }
 
+    /** The same settings with another domain table (its names as the database spells them). */
+    public RelaySettings withDomain(DomainTable stored) {
+        return new RelaySettings(relay, dataSource, table, columns, pendingStatus, publishedStatus, failedStatus,
+                payloadFormat, destination, source, batchSize, pollInterval, maxBackoff, markMode, stateDataSource,
+                startFrom, settleTime, naiveTimestampZone, retry, failedRowPolicy, retention, attemptLog, stored);
+    }
+
     /** What a FAILED row means for the later rows of its aggregate. */
     public enum FailedRowPolicy {
         /** They are published: a FAILED row never blocks other rows. */
