@@ -105,9 +105,8 @@ public class GatewayConfiguration {
     }
 
     @Bean
-    Reconciliation reconciliation(GatewayProperties properties,
-                                                                  OutboxRelayFactory relays,
-                                                                  GatewayDataSources dataSources, Clock clock) {
+    Reconciliation reconciliation(GatewayProperties properties, OutboxRelayFactory relays,
+                                  GatewayDataSources dataSources, Clock clock) {
         return new Reconciliation(properties, relays, dataSources, clock);
     }
 
@@ -122,19 +121,16 @@ public class GatewayConfiguration {
     }
 
     @Bean
-    ReconciliationLab reconciliationLab(
-            GatewayDataSources dataSources, OutboxRelayFactory relays,
-            Reconciliation reconciliation, ConnectionFactory connectionFactory,
-            Clock clock) {
+    ReconciliationLab reconciliationLab(GatewayDataSources dataSources, OutboxRelayFactory relays,
+                                        Reconciliation reconciliation, ConnectionFactory connectionFactory,
+                                        Clock clock) {
         // the broker's own factory: a caching wrapper would keep the lab's consumers (and their prefetched messages)
         return new ReconciliationLab(dataSources, relays, reconciliation, nativeFactory(connectionFactory), clock);
     }
 
     @Bean
-    LabCommand labCommand(ReconciliationLab lab,
-                                                          GatewayDataSources dataSources,
-                                                          GatewayProperties properties) {
-        return new LabCommand(lab, dataSources, properties);
+    LabCommand labCommand(ReconciliationLab lab, GatewayDataSources dataSources, OperationAudit audit) {
+        return new LabCommand(lab, dataSources, audit);
     }
 
     @Bean

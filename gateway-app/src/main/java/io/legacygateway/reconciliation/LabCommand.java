@@ -3,7 +3,7 @@ package io.legacygateway.reconciliation;
 import io.legacygateway.cli.GatewayApiClient;
 import io.legacygateway.cli.GatewayCommand;
 import io.legacygateway.config.GatewayDataSources;
-import io.legacygateway.config.GatewayProperties;
+import io.legacygateway.ops.OperationAudit;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,12 +18,13 @@ public class LabCommand implements GatewayCommand {
 
     private final ReconciliationLab lab;
     private final GatewayDataSources dataSources;
-    private final GatewayProperties properties;
+    private final OperationAudit audit;
 
-    public LabCommand(ReconciliationLab lab, GatewayDataSources dataSources, GatewayProperties properties) {
+    /** @param audit its datasource (gateway.operations.data-source, else the only one) is the lab's default */
+    public LabCommand(ReconciliationLab lab, GatewayDataSources dataSources, OperationAudit audit) {
         this.lab = lab;
         this.dataSources = dataSources;
-        this.properties = properties;
+        this.audit = audit;
     }
 
     @Override
@@ -39,10 +40,7 @@ public class LabCommand implements GatewayCommand {
     @Override
     public int run(List<String> arguments, PrintStream out) throws Exception {
         List<String> args = new ArrayList<>(arguments);
-        String configured = properties.operations().dataSource();
-        String fallback = !configured.isBlank() ? configured
-                : dataSources.names().size() == 1 ? dataSources.names().iterator().next() : null;
-        String dataSource = GatewayApiClient.option(args, "data-source", fallback);
+        String dataSource = GatewayApiClient.option(args, "data-source", audit.dataSource());
         if (!args.isEmpty() || dataSource == null) {
             out.println((args.isEmpty() ? "error: --data-source is required (datasources: " + dataSources.names() + ")"
                     : "error: unknown argument '" + args.get(0) + "'") + "\nusage: lab [--data-source=NAME]");
