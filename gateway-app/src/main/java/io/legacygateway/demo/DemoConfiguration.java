@@ -74,9 +74,10 @@ public class DemoConfiguration {
                     redeliver dead letters at {}/api/dead-letters (README: "Dead letters: list and redeliver").
                       Hawtio (Camel routes, Artemis):  {}/actuator/hawtio/
                       Metrics (Prometheus):            {}/actuator/prometheus   (grep gateway_outbox, gateway_inbox)
-                      Health:                          {}/actuator/health{}
+                      Health:                          {}/actuator/health
+                      Reconciliation:                  {}/api/reconciliation?format=text&all=true{}
                     Stop with Ctrl-C; delete ./data/demo to start over.
-                    """, base, base, base, base, logins);
+                    """, base, base, base, base, base, logins);
         };
     }
 }
