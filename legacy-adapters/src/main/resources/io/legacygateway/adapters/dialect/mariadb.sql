@@ -50,3 +50,10 @@ SELECT CAST(d.{key} AS CHAR) FROM {domain} d WHERE NOT EXISTS (SELECT 1 FROM {ou
 
 -- name: reconciliation.domainGaps.ofType
 SELECT CAST(d.{key} AS CHAR) FROM {domain} d WHERE NOT EXISTS (SELECT 1 FROM {outbox} o WHERE o.{aggregateId} = CAST(d.{key} AS CHAR) AND o.{aggregateType} = ?) ORDER BY d.{key}
+
+-- name: outbox.claimable.retryDue
+-- binds: now. The same condition as common.sql's, written so that the optimizer cannot use an index on the retry
+-- column for it: with that range plan (MariaDB picks it on stale statistics) the claim sorts every waiting row and
+-- FOR UPDATE SKIP LOCKED keeps all of them locked until the cycle ends, so a second relay finds nothing to claim.
+-- Walking the claim or primary index in outbox order locks only the rows the claim returns.
+IFNULL({nextRetryAt} <= ?, TRUE)
