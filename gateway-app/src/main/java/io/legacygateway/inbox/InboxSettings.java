@@ -1,6 +1,7 @@
 package io.legacygateway.inbox;
 
 import io.legacygateway.adapters.sql.TableName;
+import io.legacygateway.config.TemplateParameters;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -9,7 +10,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Pattern;
-import org.apache.camel.util.TimeUtils;
 
 /**
  * The parameters of one {@code inbox-consumer} route, parsed and validated. Every error names the parameter.
@@ -31,7 +31,7 @@ public record InboxSettings(String consumer, String dataSource, QueueName queue,
                             Duration maxBackoff, String sequence, TableName sequenceTable, TableName parkedTable) {
 
     /** Template parameters, with their defaults and descriptions (the README's table shows the same text). */
-    public enum Parameter {
+    public enum Parameter implements TemplateParameters.Parameter {
         CONSUMER("consumer", null, "Consumer name (lowercase letters, digits, dashes; at most 64): the inbox's consumer_name and the metric tag; by convention routeId inbox-consumer-<consumer>"),
         DATA_SOURCE("dataSource", "", "Datasource under gateway.datasources holding the inbox table and changed by the effects; may be left out when exactly one is configured"),
         QUEUE("queue", null, "Artemis queue to consume: <name> (anycast queue of that address) or <address>::<queue>"),
@@ -117,15 +117,15 @@ public record InboxSettings(String consumer, String dataSource, QueueName queue,
      * @param onlyDataSource the single configured datasource, or {@code null} when there are none or several
      */
     public static InboxSettings parse(Map<String, Object> raw, String onlyDataSource) {
-        Map<String, String> p = new LinkedHashMap<>();
-        raw.forEach((k, v) -> p.put(k, v == null ? null : v.toString()));
-        String consumer = required(p, Parameter.CONSUMER, "?");
+        TemplateParameters named = TemplateParameters.of(raw, k -> "inbox-consumer parameter '" + k + "'");
+        String consumer = named.required(Parameter.CONSUMER);
         if (!NAME.matcher(consumer).matches()) {
             throw new IllegalArgumentException("inbox-consumer parameter 'consumer': '" + consumer + "' must match "
                     + NAME.pattern());
         }
-        AcceptedTypes accept = AcceptedTypes.parse(label(consumer, "accept"), required(p, Parameter.ACCEPT, consumer));
-        for (String key : p.keySet()) {
+        TemplateParameters p = named.labelled(k -> label(consumer, k));
+        AcceptedTypes accept = AcceptedTypes.parse(label(consumer, "accept"), p.required(Parameter.ACCEPT));
+        for (String key : p.given().keySet()) {
             if (parameterNames().contains(key)) {
                 continue;
             }
@@ -140,7 +140,7 @@ public record InboxSettings(String consumer, String dataSource, QueueName queue,
                         + "' is not an accepted type (accept: " + accept + ")");
             }
         }
-        String dataSource = value(p, Parameter.DATA_SOURCE);
+        String dataSource = p.value(Parameter.DATA_SOURCE);
         if (dataSource.isBlank()) {
             if (onlyDataSource == null) {
                 throw new IllegalArgumentException(label(consumer, "dataSource") + ": required when "
@@ -148,34 +148,34 @@ public record InboxSettings(String consumer, String dataSource, QueueName queue,
             }
             dataSource = onlyDataSource;
         }
-        QueueName queue = queue(consumer, required(p, Parameter.QUEUE, consumer));
+        QueueName queue = queue(consumer, p.required(Parameter.QUEUE));
         Map<String, Effect> effects = new LinkedHashMap<>();
         for (String type : accept.types()) {
-            String sqlKey = p.containsKey("effectSql." + type) ? "effectSql." + type : "effectSql";
-            String endpointKey = p.containsKey("effectEndpoint." + type) ? "effectEndpoint." + type : "effectEndpoint";
-            String sql = blankToNull(p.get(sqlKey));
-            String endpoint = blankToNull(p.get(endpointKey));
+            String sqlKey = p.given().containsKey("effectSql." + type) ? "effectSql." + type : "effectSql";
+            String endpointKey = p.given().containsKey("effectEndpoint." + type) ? "effectEndpoint." + type : "effectEndpoint";
+            String sql = blankToNull(p.given().get(sqlKey));
+            String endpoint = blankToNull(p.given().get(endpointKey));
             if (sql == null && endpoint == null) {
                 throw new IllegalArgumentException(label(consumer, "effectSql") + ": accepted type '" + type
                         + "' has no effect; set effectSql or effectEndpoint (or effectSql." + type + ")");
             }
             effects.put(type, new Effect(sql, endpoint, sqlKey, endpointKey));
         }
-        boolean requireRows = bool(p, Parameter.REQUIRE_ROWS, consumer);
-        int maxPayload = integer(p, Parameter.MAX_PAYLOAD_BYTES, consumer, 256, 64 * 1024 * 1024);
-        int concurrent = integer(p, Parameter.CONCURRENT_CONSUMERS, consumer, 1, 64);
-        Integer attempts = value(p, Parameter.MAX_DELIVERY_ATTEMPTS).isBlank() ? null
-                : integer(p, Parameter.MAX_DELIVERY_ATTEMPTS, consumer, 1, 1000);
-        String sequence = blankToNull(value(p, Parameter.SEQUENCE));
+        boolean requireRows = p.bool(Parameter.REQUIRE_ROWS);
+        int maxPayload = p.integer(Parameter.MAX_PAYLOAD_BYTES, 256, 64 * 1024 * 1024);
+        int concurrent = p.integer(Parameter.CONCURRENT_CONSUMERS, 1, 64);
+        Integer attempts = p.value(Parameter.MAX_DELIVERY_ATTEMPTS).isBlank() ? null
+                : p.integer(Parameter.MAX_DELIVERY_ATTEMPTS, 1, 1000);
+        String sequence = blankToNull(p.value(Parameter.SEQUENCE));
         if (sequence != null && !PATH.matcher(sequence).matches()) {
             throw new IllegalArgumentException(label(consumer, "sequence") + ": '" + sequence
                     + "' is not a path into the event's data such as data.seq");
         }
         return new InboxSettings(consumer, dataSource, queue, accept, effects, requireRows,
-                TableName.parse(label(consumer, "inboxTable"), value(p, Parameter.INBOX_TABLE)), maxPayload,
-                concurrent, attempts, duration(p, Parameter.MAX_BACKOFF, consumer), sequence,
-                TableName.parse(label(consumer, "sequenceTable"), value(p, Parameter.SEQUENCE_TABLE)),
-                TableName.parse(label(consumer, "parkedTable"), value(p, Parameter.PARKED_TABLE)));
+                TableName.parse(label(consumer, "inboxTable"), p.value(Parameter.INBOX_TABLE)), maxPayload,
+                concurrent, attempts, p.duration(Parameter.MAX_BACKOFF), sequence,
+                TableName.parse(label(consumer, "sequenceTable"), p.value(Parameter.SEQUENCE_TABLE)),
+                TableName.parse(label(consumer, "parkedTable"), p.value(Parameter.PARKED_TABLE)));
     }
 
     /** The JMS session count as a string, for the endpoint URI. */
@@ -192,58 +192,7 @@ public record InboxSettings(String consumer, String dataSource, QueueName queue,
         return parts.length == 1 ? new QueueName(parts[0], parts[0]) : new QueueName(parts[0], parts[1]);
     }
 
-    private static String required(Map<String, String> p, Parameter parameter, String consumer) {
-        String v = p.get(parameter.key());
-        if (v == null || v.isBlank()) {
-            throw new IllegalArgumentException((consumer.equals("?") ? "inbox-consumer parameter '" + parameter.key()
-                    + "'" : label(consumer, parameter.key())) + " is required: " + parameter.description());
-        }
-        return v.strip();
-    }
-
-    private static String value(Map<String, String> p, Parameter parameter) {
-        String v = p.get(parameter.key());
-        return v == null ? parameter.defaultValue() : v.strip();
-    }
-
     private static String blankToNull(String s) {
         return s == null || s.isBlank() ? null : s.strip();
-    }
-
-    private static boolean bool(Map<String, String> p, Parameter parameter, String consumer) {
-        String v = value(p, parameter).toLowerCase(Locale.ROOT);
-        if (!v.equals("true") && !v.equals("false")) {
-            throw new IllegalArgumentException(label(consumer, parameter.key()) + ": '" + p.get(parameter.key())
-                    + "' is not true or false");
-        }
-        return Boolean.parseBoolean(v);
-    }
-
-    private static int integer(Map<String, String> p, Parameter parameter, String consumer, int min, int max) {
-        int v;
-        try {
-            v = Integer.parseInt(value(p, parameter));
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(label(consumer, parameter.key()) + ": '" + p.get(parameter.key())
-                    + "' is not an integer");
-        }
-        if (v < min || v > max) {
-            throw new IllegalArgumentException(label(consumer, parameter.key()) + ": " + v + " is outside " + min
-                    + "-" + max);
-        }
-        return v;
-    }
-
-    private static Duration duration(Map<String, String> p, Parameter parameter, String consumer) {
-        try {
-            long ms = TimeUtils.toMilliSeconds(value(p, parameter));
-            if (ms <= 0) {
-                throw new IllegalArgumentException("not positive");
-            }
-            return Duration.ofMillis(ms);
-        } catch (RuntimeException e) {
-            throw new IllegalArgumentException(label(consumer, parameter.key()) + ": '" + p.get(parameter.key())
-                    + "' is not a positive duration such as 500ms, 2s or 1m");
-        }
     }
 }

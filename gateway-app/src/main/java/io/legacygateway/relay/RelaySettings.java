@@ -5,6 +5,7 @@ import io.legacygateway.adapters.outbox.OutboxColumn;
 import io.legacygateway.adapters.outbox.PayloadFormat;
 import io.legacygateway.adapters.outbox.ZeroWriteReader;
 import io.legacygateway.adapters.sql.TableName;
+import io.legacygateway.config.TemplateParameters;
 import java.time.DateTimeException;
 import java.time.Duration;
 import java.time.ZoneId;
@@ -16,7 +17,6 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
-import org.apache.camel.util.TimeUtils;
 
 /**
  * The parameters of one {@code outbox-relay} route, parsed and validated. Every error names the parameter.
@@ -72,7 +72,7 @@ public record RelaySettings(String relay, String dataSource, TableName table, Ma
     }
 
     /** Template parameters, with their defaults and descriptions (the README's table is generated from the same text). */
-    public enum Parameter {
+    public enum Parameter implements TemplateParameters.Parameter {
         RELAY("relay", null, "Relay name (lowercase letters, digits, dashes): route id outbox-relay-<relay>, metric tag, locked_by value"),
         DATA_SOURCE("dataSource", "", "Datasource name under gateway.datasources; may be left out when exactly one is configured"),
         TABLE("table", "outbox", "Outbox table, optionally schema.table"),
@@ -167,19 +167,19 @@ public record RelaySettings(String relay, String dataSource, TableName table, Ma
      * @param onlyDataSource the single configured datasource, or {@code null} when there are none or several
      */
     public static RelaySettings parse(Map<String, Object> raw, String defaultSource, String onlyDataSource) {
-        Map<String, String> p = new LinkedHashMap<>();
-        raw.forEach((k, v) -> p.put(k, v == null ? null : v.toString()));
-        String relay = required(p, Parameter.RELAY);
+        TemplateParameters p = TemplateParameters.of(raw, k -> "outbox-relay parameter '" + k + "'");
+        String relay = p.required(Parameter.RELAY);
         if (!NAME.matcher(relay).matches()) {
             throw new IllegalArgumentException("outbox-relay parameter 'relay': '" + relay + "' must match " + NAME.pattern());
         }
-        Set<String> unknown = p.keySet().stream().filter(k -> !parameterNames().contains(k))
+        p = p.labelled(k -> label(relay, k));
+        Set<String> unknown = p.given().keySet().stream().filter(k -> !parameterNames().contains(k))
                 .collect(Collectors.toCollection(TreeSet::new));
         if (!unknown.isEmpty()) {
             throw new IllegalArgumentException(label(relay, unknown.iterator().next()) + ": unknown parameter; known: "
                     + parameterNames());
         }
-        String dataSource = value(p, Parameter.DATA_SOURCE);
+        String dataSource = p.value(Parameter.DATA_SOURCE);
         if (dataSource.isBlank()) {
             if (onlyDataSource == null) {
                 throw new IllegalArgumentException(label(relay, "dataSource") + ": required when gateway.datasources has "
@@ -187,31 +187,22 @@ public record RelaySettings(String relay, String dataSource, TableName table, Ma
             }
             dataSource = onlyDataSource;
         }
-        TableName table = TableName.parse(label(relay, "table"), value(p, Parameter.TABLE));
+        TableName table = TableName.parse(label(relay, "table"), p.value(Parameter.TABLE));
         Map<String, String> columns = new LinkedHashMap<>();
         for (OutboxColumn c : OutboxColumn.values()) {
-            if (p.get(c.parameter()) != null) {
-                columns.put(c.parameter(), p.get(c.parameter()));
+            if (p.given().get(c.parameter()) != null) {
+                columns.put(c.parameter(), p.given().get(c.parameter()));
             }
-            if (c.valueParameter() != null && p.get(c.valueParameter()) != null) {
-                columns.put(c.valueParameter(), p.get(c.valueParameter()));
+            if (c.valueParameter() != null && p.given().get(c.valueParameter()) != null) {
+                columns.put(c.valueParameter(), p.given().get(c.valueParameter()));
             }
         }
-        PayloadFormat format;
-        try {
-            format = PayloadFormat.valueOf(value(p, Parameter.PAYLOAD_FORMAT).toUpperCase(Locale.ROOT));
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException(label(relay, "payloadFormat") + ": '" + p.get("payloadFormat")
-                    + "' is not one of " + Arrays.toString(PayloadFormat.values()));
-        }
-        Destination destination = Destination.parse(label(relay, "destination"), required(p, Parameter.DESTINATION));
-        String source = value(p, Parameter.SOURCE);
-        int batchSize = integer(p, Parameter.BATCH_SIZE, relay);
-        if (batchSize < 1 || batchSize > 1000) {
-            throw new IllegalArgumentException(label(relay, "batchSize") + ": " + batchSize + " is outside 1-1000");
-        }
-        MarkMode markMode = choice(p, Parameter.MARK_MODE, MarkMode.class, relay);
-        String stateDataSource = value(p, Parameter.STATE_DATA_SOURCE);
+        PayloadFormat format = p.choice(Parameter.PAYLOAD_FORMAT, PayloadFormat.class);
+        Destination destination = Destination.parse(label(relay, "destination"), p.required(Parameter.DESTINATION));
+        String source = p.value(Parameter.SOURCE);
+        int batchSize = p.integer(Parameter.BATCH_SIZE, 1, 1000);
+        MarkMode markMode = p.choice(Parameter.MARK_MODE, MarkMode.class);
+        String stateDataSource = p.value(Parameter.STATE_DATA_SOURCE);
         if (stateDataSource.isBlank()) {
             stateDataSource = dataSource;
         } else if (!stateDataSource.equals(dataSource) && markMode != MarkMode.ZERO_WRITE) {
@@ -219,48 +210,45 @@ public record RelaySettings(String relay, String dataSource, TableName table, Ma
                     + " its state in another datasource; " + markMode + " records rejections in the table's own"
                     + " transaction");
         }
-        ZeroWriteReader.StartFrom startFrom = choice(p, Parameter.START_FROM, ZeroWriteReader.StartFrom.class, relay);
-        Duration settleTime = duration(p, Parameter.SETTLE_TIME, relay);
+        ZeroWriteReader.StartFrom startFrom = p.choice(Parameter.START_FROM, ZeroWriteReader.StartFrom.class);
+        Duration settleTime = p.duration(Parameter.SETTLE_TIME);
         if (settleTime.compareTo(Duration.ofMillis(200)) < 0) {
             throw new IllegalArgumentException(label(relay, "settleTime") + ": " + settleTime.toMillis() + " ms is below"
                     + " 200 ms, which does not cover MariaDB's 0.1 s cache of running transactions");
         }
         ZoneId zone;
         try {
-            zone = ZoneId.of(value(p, Parameter.NAIVE_TIMESTAMP_ZONE));
+            zone = ZoneId.of(p.value(Parameter.NAIVE_TIMESTAMP_ZONE));
         } catch (DateTimeException e) {
             throw new IllegalArgumentException(label(relay, "naiveTimestampZone") + ": '"
-                    + p.get("naiveTimestampZone") + "' is not a time zone such as UTC, +02:00 or Europe/Berlin");
+                    + p.given().get("naiveTimestampZone") + "' is not a time zone such as UTC, +02:00 or Europe/Berlin");
         }
-        int maxAttempts = integer(p, Parameter.MAX_ATTEMPTS, relay);
-        if (maxAttempts < 1 || maxAttempts > 100) {
-            throw new IllegalArgumentException(label(relay, "maxAttempts") + ": " + maxAttempts + " is outside 1-100");
-        }
-        Duration retryBackoff = duration(p, Parameter.RETRY_BACKOFF, relay);
-        Duration maxRetryBackoff = duration(p, Parameter.MAX_RETRY_BACKOFF, relay);
+        int maxAttempts = p.integer(Parameter.MAX_ATTEMPTS, 1, 100);
+        Duration retryBackoff = p.duration(Parameter.RETRY_BACKOFF);
+        Duration maxRetryBackoff = p.duration(Parameter.MAX_RETRY_BACKOFF);
         if (maxRetryBackoff.compareTo(retryBackoff) < 0) {
             throw new IllegalArgumentException(label(relay, "maxRetryBackoff") + ": " + maxRetryBackoff.toMillis()
                     + " ms is shorter than retryBackoff (" + retryBackoff.toMillis() + " ms)");
         }
-        FailedRowPolicy policy = choice(p, Parameter.FAILED_ROW_POLICY, FailedRowPolicy.class, relay);
+        FailedRowPolicy policy = p.choice(Parameter.FAILED_ROW_POLICY, FailedRowPolicy.class);
         if (policy == FailedRowPolicy.BLOCK_AGGREGATE && markMode == MarkMode.ZERO_WRITE) {
             throw new IllegalArgumentException(label(relay, "failedRowPolicy") + ": BLOCK_AGGREGATE needs rows that"
                     + " stay claimable; ZERO_WRITE moves its position past every row, so a FAILED row cannot hold back"
                     + " its aggregate (use CONTINUE)");
         }
         Duration retention = null;
-        String retentionValue = value(p, Parameter.RETENTION);
+        String retentionValue = p.value(Parameter.RETENTION);
         if (!retentionValue.equalsIgnoreCase("off")) {
-            retention = duration(p, Parameter.RETENTION, relay);
+            retention = p.duration(Parameter.RETENTION);
             if (markMode == MarkMode.DELETE || markMode == MarkMode.ZERO_WRITE) {
                 throw new IllegalArgumentException(label(relay, "retention") + ": markMode " + markMode + " keeps no"
                         + " published rows in the table (" + (markMode == MarkMode.DELETE ? "the relay deletes them"
                         : "the legacy owner decides what stays") + "); set retention: off");
             }
         }
-        boolean attemptLog = bool(p, Parameter.ATTEMPT_LOG, relay);
+        boolean attemptLog = p.bool(Parameter.ATTEMPT_LOG);
         DomainTable domain = null;
-        String domainTable = value(p, Parameter.DOMAIN_TABLE);
+        String domainTable = p.value(Parameter.DOMAIN_TABLE);
         if (!domainTable.isBlank()) {
             if (retention != null || !(markMode == MarkMode.STATUS || markMode == MarkMode.TIMESTAMP)) {
                 throw new IllegalArgumentException(label(relay, "domainTable") + ": needs the published intents to"
@@ -270,78 +258,22 @@ public record RelaySettings(String relay, String dataSource, TableName table, Ma
             }
             domain = new DomainTable(TableName.parse(label(relay, "domainTable"), domainTable),
                     io.legacygateway.adapters.sql.SqlIdentifier.require(label(relay, "domainKeyColumn"),
-                            value(p, Parameter.DOMAIN_KEY_COLUMN)),
-                    value(p, Parameter.DOMAIN_AGGREGATE_TYPE));
+                            p.value(Parameter.DOMAIN_KEY_COLUMN)),
+                    p.value(Parameter.DOMAIN_AGGREGATE_TYPE));
         }
-        return new RelaySettings(relay, dataSource, table, columns, status(p, Parameter.PENDING_STATUS, relay),
-                status(p, Parameter.PUBLISHED_STATUS, relay), status(p, Parameter.FAILED_STATUS, relay), format,
+        return new RelaySettings(relay, dataSource, table, columns, status(p, Parameter.PENDING_STATUS),
+                status(p, Parameter.PUBLISHED_STATUS), status(p, Parameter.FAILED_STATUS), format,
                 destination, source.isBlank() ? defaultSource : source, batchSize,
-                duration(p, Parameter.POLL_INTERVAL, relay), duration(p, Parameter.MAX_BACKOFF, relay), markMode,
+                p.duration(Parameter.POLL_INTERVAL), p.duration(Parameter.MAX_BACKOFF), markMode,
                 stateDataSource, startFrom, settleTime, zone, new RetryPolicy(maxAttempts, retryBackoff,
                 maxRetryBackoff), policy, retention, attemptLog, domain);
     }
 
-    private static <E extends Enum<E>> E choice(Map<String, String> p, Parameter parameter, Class<E> type,
-                                                String relay) {
-        String v = value(p, parameter);
-        try {
-            return Enum.valueOf(type, v.toUpperCase(Locale.ROOT));
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException(label(relay, parameter.key()) + ": '" + v + "' is not one of "
-                    + Arrays.toString(type.getEnumConstants()));
-        }
-    }
-
-    private static boolean bool(Map<String, String> p, Parameter parameter, String relay) {
-        String v = value(p, parameter).toLowerCase(Locale.ROOT);
-        if (!v.equals("true") && !v.equals("false")) {
-            throw new IllegalArgumentException(label(relay, parameter.key()) + ": '" + p.get(parameter.key())
-                    + "' is not true or false");
-        }
-        return Boolean.parseBoolean(v);
-    }
-
-    private static String required(Map<String, String> p, Parameter parameter) {
-        String v = p.get(parameter.key());
-        if (v == null || v.isBlank()) {
-            throw new IllegalArgumentException("outbox-relay parameter '" + parameter.key() + "' is required: "
-                    + parameter.description());
-        }
-        return v.strip();
-    }
-
-    private static String value(Map<String, String> p, Parameter parameter) {
-        String v = p.get(parameter.key());
-        return v == null ? parameter.defaultValue() : v.strip();
-    }
-
-    private static String status(Map<String, String> p, Parameter parameter, String relay) {
-        String v = value(p, parameter);
+    private static String status(TemplateParameters p, Parameter parameter) {
+        String v = p.value(parameter);
         if (v.isBlank() || v.length() > 64) {
-            throw new IllegalArgumentException(label(relay, parameter.key()) + ": must be 1-64 characters");
+            throw new IllegalArgumentException(p.label(parameter.key()) + ": must be 1-64 characters");
         }
         return v;
-    }
-
-    private static int integer(Map<String, String> p, Parameter parameter, String relay) {
-        try {
-            return Integer.parseInt(value(p, parameter));
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(label(relay, parameter.key()) + ": '" + p.get(parameter.key())
-                    + "' is not an integer");
-        }
-    }
-
-    private static Duration duration(Map<String, String> p, Parameter parameter, String relay) {
-        try {
-            long ms = TimeUtils.toMilliSeconds(value(p, parameter));
-            if (ms <= 0) {
-                throw new IllegalArgumentException("not positive");
-            }
-            return Duration.ofMillis(ms);
-        } catch (RuntimeException e) {
-            throw new IllegalArgumentException(label(relay, parameter.key()) + ": '" + p.get(parameter.key())
-                    + "' is not a positive duration such as 500ms, 2s, 1m or 7d");
-        }
     }
 }
