@@ -9,14 +9,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.context.SmartLifecycle;
 
 /**
  * The gauge {@code gateway.dlq.depth} (tag {@code queue}: the dead-letter queue, {@code DLQ.<address>}), sampled from
@@ -26,21 +22,19 @@ import org.springframework.context.SmartLifecycle;
  * registers {@code gateway.dlq.redelivered} at 0 for every queue it sees, so that rates exist before the first
  * redelivery.
  */
-public final class DeadLetterDepthSampler implements SmartLifecycle {
+public final class DeadLetterDepthSampler extends io.legacygateway.ops.PeriodicJob {
 
     private static final Logger log = LoggerFactory.getLogger(DeadLetterDepthSampler.class);
 
     private final DeadLetterBrowser browser;
     private final MeterRegistry meters;
-    private final Duration interval;
     private final Map<String, AtomicLong> depths = new ConcurrentHashMap<>();
     private final AtomicBoolean failing = new AtomicBoolean();
-    private volatile ScheduledExecutorService executor;
 
     DeadLetterDepthSampler(DeadLetterBrowser browser, MeterRegistry meters, Duration interval) {
+        super("dlq-depth", Duration.ZERO, interval, true);
         this.browser = browser;
         this.meters = meters;
-        this.interval = interval;
     }
 
     /** Reads every dead-letter queue's depth now; {@code false} when the broker could not be asked. */
@@ -72,10 +66,7 @@ public final class DeadLetterDepthSampler implements SmartLifecycle {
 
     /** Samples soon on the sampler's thread (after a redelivery); no-op when sampling is off. */
     void sampleSoon() {
-        ScheduledExecutorService e = executor;
-        if (e != null) {
-            e.execute(this::sample);
-        }
+        soon(this::sample);
     }
 
     private AtomicLong register(String queue) {
@@ -89,31 +80,7 @@ public final class DeadLetterDepthSampler implements SmartLifecycle {
     }
 
     @Override
-    public void start() {
-        if (interval.isZero()) {
-            log.info("Dead-letter depth sampling is off (gateway.dead-letters.depth-interval=0)");
-            return;
-        }
-        ScheduledExecutorService e = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "dlq-depth");
-            t.setDaemon(true);
-            return t;
-        });
-        e.scheduleWithFixedDelay(this::sample, 0, interval.toMillis(), TimeUnit.MILLISECONDS);
-        executor = e;
-    }
-
-    @Override
-    public void stop() {
-        ScheduledExecutorService e = executor;
-        executor = null;
-        if (e != null) {
-            e.shutdownNow();
-        }
-    }
-
-    @Override
-    public boolean isRunning() {
-        return executor != null;
+    protected void tick() {
+        sample();
     }
 }

@@ -13,14 +13,9 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.function.IntSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.context.SmartLifecycle;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
@@ -36,7 +31,7 @@ import org.springframework.transaction.support.TransactionTemplate;
  * </ul>
  * A failure (database unreachable) is counted and logged; the next run goes on where this one stopped.
  */
-public class RetentionJob implements SmartLifecycle {
+public class RetentionJob extends PeriodicJob {
 
     private static final Logger log = LoggerFactory.getLogger(RetentionJob.class);
 
@@ -46,16 +41,13 @@ public class RetentionJob implements SmartLifecycle {
     private final MeterRegistry meters;
     private final Clock clock;
     private final Counter failures;
-    private final boolean command;
-    private volatile boolean running;
-    private ScheduledExecutorService executor;
-    private ScheduledFuture<?> task;
 
     private final Duration attemptRetention;
 
     public RetentionJob(GatewayProperties properties, OutboxRelayFactory relays, InboxConsumerFactory consumers,
                         MeterRegistry meters, Clock clock, boolean command) {
-        this.command = command;
+        super("gateway-retention", shorter(properties.retention().interval(), Duration.ofMinutes(1)),
+                properties.retention().interval(), !command);
         this.settings = properties.retention();
         this.attemptRetention = properties.reconciliation().attemptRetention();
         this.relays = relays;
@@ -126,58 +118,8 @@ public class RetentionJob implements SmartLifecycle {
         return total;
     }
 
-    private boolean stopping() {
-        return executor != null && !running;
-    }
-
     @Override
-    public synchronized void start() {
-        running = true;
-        executor = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "gateway-retention");
-            t.setDaemon(true);
-            return t;
-        });
-        long every = settings.interval().toMillis();
-        task = executor.scheduleWithFixedDelay(() -> {
-            try {
-                runOnce();
-            } catch (RuntimeException e) {
-                log.warn("Retention run failed: {}", e.toString());
-            }
-        }, Math.min(every, Duration.ofMinutes(1).toMillis()), every, TimeUnit.MILLISECONDS);
-    }
-
-    @Override
-    public synchronized void stop() {
-        running = false;
-        if (task != null) {
-            task.cancel(false);
-        }
-        if (executor != null) {
-            // let a sample or batch in progress finish (it is short and bounded by timeouts), then stop
-            executor.shutdown();
-            try {
-                if (!executor.awaitTermination(5, TimeUnit.SECONDS)) {
-                    executor.shutdownNow();
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                executor.shutdownNow();
-            }
-        }
-        task = null;
-        executor = null;
-    }
-
-    /** Not in a command process ({@code java -jar gateway-app.jar <command>}): it runs no routes and exits. */
-    @Override
-    public boolean isAutoStartup() {
-        return !command;
-    }
-
-    @Override
-    public synchronized boolean isRunning() {
-        return running;
+    protected void tick() {
+        runOnce();
     }
 }

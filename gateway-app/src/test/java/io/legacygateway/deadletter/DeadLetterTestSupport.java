@@ -9,6 +9,7 @@ import io.legacygateway.envelope.EnvelopeCodec;
 import io.legacygateway.envelope.EventEnvelope;
 import io.legacygateway.envelope.MessageProperties;
 import io.legacygateway.inbox.InboxConsumerTemplate;
+import io.legacygateway.testsupport.QueueProbe;
 import io.legacygateway.testsupport.InboxFaults;
 import io.legacygateway.testsupport.MutableClock;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -18,19 +19,15 @@ import jakarta.jms.DeliveryMode;
 import jakarta.jms.JMSException;
 import jakarta.jms.Message;
 import jakarta.jms.MessageProducer;
-import jakarta.jms.QueueBrowser;
 import jakarta.jms.Session;
 import jakarta.jms.TextMessage;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import org.apache.activemq.artemis.api.core.SimpleString;
-import org.apache.activemq.artemis.jms.client.ActiveMQSession;
 import org.apache.camel.CamelContext;
 import org.apache.camel.builder.TemplatedRouteBuilder;
 import org.awaitility.Awaitility;
@@ -232,22 +229,7 @@ abstract class DeadLetterTestSupport {
     }
 
     protected List<Message> browse(String queue) {
-        try (Connection c = brokerConnectionFactory().createConnection();
-             Session s = c.createSession(false, Session.AUTO_ACKNOWLEDGE)) {
-            c.start();
-            String name = queue.contains("::") ? queue.substring(queue.indexOf("::") + 2) : queue;
-            if (!((ActiveMQSession) s).getCoreSession().queueQuery(SimpleString.of(name)).isExists()) {
-                return List.of();
-            }
-            QueueBrowser browser = s.createBrowser(s.createQueue(queue));
-            List<Message> all = new ArrayList<>();
-            for (Object m : Collections.list(browser.getEnumeration())) {
-                all.add((Message) m);
-            }
-            return all;
-        } catch (JMSException | org.apache.activemq.artemis.api.core.ActiveMQException e) {
-            throw new IllegalStateException(e);
-        }
+        return new QueueProbe(brokerConnectionFactory()).browse(queue);
     }
 
     protected void awaitDeadLetters(String queue, int count) {

@@ -76,6 +76,30 @@ public final class QueueProbe {
         }
     }
 
+    /**
+     * The messages of a queue ({@code address::queue} for a queue of another name), browsed; none when the queue does
+     * not exist (a dead-letter queue nobody needed yet).
+     */
+    public List<Message> browse(String queue) {
+        try (Connection c = connectionFactory.createConnection();
+             Session s = c.createSession(false, Session.AUTO_ACKNOWLEDGE)) {
+            c.start();
+            String name = queue.contains("::") ? queue.substring(queue.indexOf("::") + 2) : queue;
+            if (!((org.apache.activemq.artemis.jms.client.ActiveMQSession) s).getCoreSession()
+                    .queueQuery(org.apache.activemq.artemis.api.core.SimpleString.of(name)).isExists()) {
+                return List.of();
+            }
+            jakarta.jms.QueueBrowser browser = s.createBrowser(s.createQueue(queue));
+            List<Message> all = new ArrayList<>();
+            for (Object m : java.util.Collections.list(browser.getEnumeration())) {
+                all.add((Message) m);
+            }
+            return all;
+        } catch (JMSException | org.apache.activemq.artemis.api.core.ActiveMQException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
     public static String text(TextMessage m) {
         try {
             return m.getText();

@@ -1,0 +1,107 @@
+package io.legacygateway.ops;
+
+import java.time.Duration;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.context.SmartLifecycle;
+
+/**
+ * Work the gateway does on a schedule of its own (metric samples, retention, dead-letter depth): one daemon thread,
+ * started and stopped with the application. A failing run is logged and the next one comes at the next interval; on
+ * stop a run in progress may finish (it is short and bounded by timeouts) for up to 5 s.
+ */
+public abstract class PeriodicJob implements SmartLifecycle {
+
+    private static final Logger log = LoggerFactory.getLogger(PeriodicJob.class);
+
+    private final String thread;
+    private final Duration firstDelay;
+    private final Duration interval;
+    private final boolean autoStartup;
+    private volatile ScheduledExecutorService executor;
+    private volatile boolean running;
+
+    /**
+     * @param interval    time between the end of one run and the start of the next; zero turns the job off
+     * @param autoStartup false in a command process ({@code java -jar gateway-app.jar <command>}), which runs no
+     *                    routes and exits
+     */
+    protected PeriodicJob(String thread, Duration firstDelay, Duration interval, boolean autoStartup) {
+        this.thread = thread;
+        this.firstDelay = firstDelay;
+        this.interval = interval;
+        this.autoStartup = autoStartup;
+    }
+
+    protected static Duration shorter(Duration a, Duration b) {
+        return a.compareTo(b) <= 0 ? a : b;
+    }
+
+    /** One run, on the job's thread. */
+    protected abstract void tick();
+
+    /** Whether the job is being stopped: a long run should end its loop. */
+    protected boolean stopping() {
+        return executor != null && !running;
+    }
+
+    /** Runs {@code work} soon on the job's thread; nothing when the job is not running. */
+    protected void soon(Runnable work) {
+        ScheduledExecutorService e = executor;
+        if (e != null && running) {
+            e.execute(work);
+        }
+    }
+
+    @Override
+    public synchronized void start() {
+        if (interval.isZero()) {
+            log.info("{} is off (interval 0)", thread);
+            return;
+        }
+        running = true;
+        executor = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, thread);
+            t.setDaemon(true);
+            return t;
+        });
+        executor.scheduleWithFixedDelay(() -> {
+            try {
+                tick();
+            } catch (RuntimeException e) {
+                log.warn("{} failed: {}", thread, e.toString());
+            }
+        }, firstDelay.toMillis(), interval.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    @Override
+    public synchronized void stop() {
+        running = false;
+        ScheduledExecutorService e = executor;
+        if (e != null) {
+            e.shutdown();
+            try {
+                if (!e.awaitTermination(5, TimeUnit.SECONDS)) {
+                    e.shutdownNow();
+                }
+            } catch (InterruptedException interrupted) {
+                Thread.currentThread().interrupt();
+                e.shutdownNow();
+            }
+        }
+        executor = null;
+    }
+
+    @Override
+    public boolean isAutoStartup() {
+        return autoStartup;
+    }
+
+    @Override
+    public boolean isRunning() {
+        return running;
+    }
+}
