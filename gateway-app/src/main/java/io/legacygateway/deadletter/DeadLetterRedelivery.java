@@ -1,11 +1,11 @@
 package io.legacygateway.deadletter;
 
 import io.legacygateway.config.GatewayProperties;
+import io.legacygateway.envelope.MessageCopies;
 import io.legacygateway.envelope.MessageProperties;
 import io.legacygateway.ops.OperationAudit;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
-import jakarta.jms.BytesMessage;
 import jakarta.jms.Connection;
 import jakarta.jms.ConnectionFactory;
 import jakarta.jms.DeliveryMode;
@@ -15,14 +15,12 @@ import jakarta.jms.Message;
 import jakarta.jms.MessageConsumer;
 import jakarta.jms.MessageProducer;
 import jakarta.jms.Session;
-import jakarta.jms.TextMessage;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.EnumMap;
-import java.util.Enumeration;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -32,12 +30,10 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
-import org.apache.activemq.artemis.api.core.ActiveMQBuffer;
 import org.apache.activemq.artemis.api.core.ActiveMQException;
 import org.apache.activemq.artemis.api.core.RoutingType;
 import org.apache.activemq.artemis.api.core.SimpleString;
 import org.apache.activemq.artemis.api.core.client.ClientSession;
-import org.apache.activemq.artemis.jms.client.ActiveMQMessage;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -427,46 +423,14 @@ public class DeadLetterRedelivery {
     }
 
     private Message copy(Session session, Message original, DeadLetter d, String actor) throws JMSException {
-        Message copy;
-        if (original instanceof TextMessage text) {
-            copy = session.createTextMessage(text.getText());
-        } else if (original instanceof BytesMessage bytes) {
-            bytes.reset();
-            byte[] body = new byte[(int) bytes.getBodyLength()];
-            bytes.readBytes(body);
-            BytesMessage b = session.createBytesMessage();
-            b.writeBytes(body);
-            copy = b;
-        } else {
-            // other types travel as their raw bytes, never deserialised
-            BytesMessage b = session.createBytesMessage();
-            if (original instanceof ActiveMQMessage artemis) {
-                ActiveMQBuffer raw = artemis.getCoreMessage().getReadOnlyBodyBuffer();
-                byte[] body = new byte[raw.readableBytes()];
-                raw.readBytes(body);
-                b.writeBytes(body);
-            }
-            copy = b;
-        }
-        for (Enumeration<?> names = original.getPropertyNames(); names.hasMoreElements(); ) {
-            String name = (String) names.nextElement();
-            if (name.startsWith("_AMQ") || name.startsWith("__AMQ") || name.startsWith("JMSX")
-                    || name.startsWith(DeadLetterBrowser.DLQ_PREFIX) || name.equals(DeadLetterBrowser.REDELIVERED_AT)
-                    || name.equals(DeadLetterBrowser.REDELIVERED_BY)
-                    || name.equals(DeadLetterBrowser.REDELIVERY_COUNT)) {
-                continue;
-            }
-            try {
-                copy.setObjectProperty(name, original.getObjectProperty(name));
-            } catch (JMSException | RuntimeException notCopyable) {
-                // a property the JMS API will not set again: left out
-            }
-        }
+        Message copy = MessageCopies.withBody(session, original);
+        MessageCopies.copyHeaders(original, copy, name -> name.startsWith("_AMQ") || name.startsWith("__AMQ")
+                || name.startsWith("JMSX") || name.startsWith(DeadLetterBrowser.DLQ_PREFIX)
+                || name.equals(DeadLetterBrowser.REDELIVERED_AT) || name.equals(DeadLetterBrowser.REDELIVERED_BY)
+                || name.equals(DeadLetterBrowser.REDELIVERY_COUNT));
         if (d.groupId() != null) {
             copy.setStringProperty(MessageProperties.GROUP_ID, d.groupId());
         }
-        copy.setJMSCorrelationID(original.getJMSCorrelationID());
-        copy.setJMSType(original.getJMSType());
         copy.setStringProperty(MessageProperties.DUPLICATE_ID,
                 (d.eventId() != null ? d.eventId() : d.messageId()) + "|redelivery:" + d.messageId() + "|"
                         + d.originalQueue());

@@ -1,5 +1,6 @@
 package io.legacygateway.inbox;
 
+import io.legacygateway.envelope.MessageCopies;
 import io.legacygateway.envelope.MessageProperties;
 import jakarta.jms.BytesMessage;
 import jakarta.jms.DeliveryMode;
@@ -9,15 +10,12 @@ import jakarta.jms.MessageProducer;
 import jakarta.jms.Session;
 import jakarta.jms.TextMessage;
 import java.time.Clock;
-import java.util.Enumeration;
-import org.apache.activemq.artemis.api.core.ActiveMQBuffer;
 import org.apache.activemq.artemis.api.core.ActiveMQException;
 import org.apache.activemq.artemis.api.core.ActiveMQQueueExistsException;
 import org.apache.activemq.artemis.api.core.QueueConfiguration;
 import org.apache.activemq.artemis.api.core.RoutingType;
 import org.apache.activemq.artemis.api.core.SimpleString;
 import org.apache.activemq.artemis.api.core.client.ClientSession;
-import org.apache.activemq.artemis.jms.client.ActiveMQMessage;
 import org.apache.activemq.artemis.jms.client.ActiveMQSession;
 
 /**
@@ -111,41 +109,13 @@ final class DeadLetters {
     }
 
     private static Message copy(Session session, Message original) throws JMSException {
-        Message copy;
-        if (original instanceof TextMessage text) {
-            copy = session.createTextMessage(text.getText());
-        } else if (original instanceof BytesMessage bytes) {
-            bytes.reset();
-            byte[] body = new byte[(int) bytes.getBodyLength()];
-            bytes.readBytes(body);
-            BytesMessage b = session.createBytesMessage();
-            b.writeBytes(body);
-            copy = b;
-        } else {
-            BytesMessage b = session.createBytesMessage();
-            if (original instanceof ActiveMQMessage artemis) {
-                ActiveMQBuffer raw = artemis.getCoreMessage().getReadOnlyBodyBuffer();
-                byte[] body = new byte[raw.readableBytes()];
-                raw.readBytes(body);
-                b.writeBytes(body);
-            }
-            b.setStringProperty("gw_dlq_original_type", original.getClass().getSimpleName());
-            copy = b;
+        Message copy = MessageCopies.withBody(session, original);
+        if (!(original instanceof TextMessage) && !(original instanceof BytesMessage)) {
+            copy.setStringProperty("gw_dlq_original_type", original.getClass().getSimpleName());
         }
-        for (Enumeration<?> names = original.getPropertyNames(); names.hasMoreElements(); ) {
-            String name = (String) names.nextElement();
-            if (name.equals(MessageProperties.DUPLICATE_ID) || name.startsWith("_AMQ_") || name.startsWith("__AMQ")
-                    || (name.startsWith("JMSX") && !name.equals(MessageProperties.GROUP_ID))) {
-                continue;
-            }
-            try {
-                copy.setObjectProperty(name, original.getObjectProperty(name));
-            } catch (JMSException | RuntimeException notCopyable) {
-                // a property the JMS API will not set again (reserved or of an unsupported type): left out
-            }
-        }
-        copy.setJMSCorrelationID(original.getJMSCorrelationID());
-        copy.setJMSType(original.getJMSType());
+        MessageCopies.copyHeaders(original, copy, name -> name.equals(MessageProperties.DUPLICATE_ID)
+                || name.startsWith("_AMQ_") || name.startsWith("__AMQ")
+                || (name.startsWith("JMSX") && !name.equals(MessageProperties.GROUP_ID)));
         return copy;
     }
 
