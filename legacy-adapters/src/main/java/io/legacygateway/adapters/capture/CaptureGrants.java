@@ -11,6 +11,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -128,10 +129,9 @@ public final class CaptureGrants {
         if (snapshot) {
             String forSnapshot = "for --snapshot (the tables stay locked while the triggers are created and the rows"
                     + " read)";
-            for (Table locked : List.of(table, outbox)) {
-                if (!mariaDbHeld(installer, null, locked.name().schema(), null, "LOCK TABLES")) {
-                    missing.add(new Missing("LOCK TABLES", installer.grantee(), locked.name().schema() + ".*",
-                            forSnapshot));
+            for (String schema : new LinkedHashSet<>(List.of(table.name().schema(), outbox.name().schema()))) {
+                if (!mariaDbHeld(installer, schema, null, null, "LOCK TABLES")) {
+                    missing.add(new Missing("LOCK TABLES", installer.grantee(), schema + ".*", forSnapshot));
                 }
             }
             if (other) {
