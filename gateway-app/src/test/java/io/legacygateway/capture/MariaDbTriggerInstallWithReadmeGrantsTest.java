@@ -22,12 +22,14 @@ class MariaDbTriggerInstallWithReadmeGrantsTest extends TriggerInstallWithReadme
 
     @Override
     protected List<String> createAccounts() {
-        return List.of("CREATE USER " + account(installer), "CREATE USER " + account(application));
+        return List.of("CREATE USER " + account(installer), "CREATE USER " + account(application),
+                "CREATE USER " + account(definer));
     }
 
     @Override
     protected List<String> dropAccounts() {
-        return List.of("DROP USER IF EXISTS " + account(installer), "DROP USER IF EXISTS " + account(application));
+        return List.of("DROP USER IF EXISTS " + account(installer), "DROP USER IF EXISTS " + account(application),
+                "DROP USER IF EXISTS " + account(definer));
     }
 
     @Override
@@ -76,5 +78,40 @@ class MariaDbTriggerInstallWithReadmeGrantsTest extends TriggerInstallWithReadme
     @Override
     protected String refusalOfAnUnprivilegedTable() {
         return "does not exist in '" + schema + "' or is not visible to user";
+    }
+
+    @Override
+    protected List<String> readmeDefinerGrants() {
+        return List.of("GRANT TRIGGER, SELECT ON " + schema + ".customers TO " + account(definer),
+                "GRANT INSERT ON " + schema + ".outbox TO " + account(definer));
+    }
+
+    @Override
+    protected String definerOption() {
+        return definer + "@%";
+    }
+
+    @Override
+    protected List<String> rightToNameADefiner() {
+        return List.of("GRANT SET USER ON *.* TO " + account(installer),
+                "GRANT SELECT ON mysql.* TO " + account(installer));
+    }
+
+    @Override
+    protected String refusalWithoutTheRightToNameADefiner() {
+        return "lacks SET USER";
+    }
+
+    @Override
+    protected List<String> installerWithoutOutboxInsert() {
+        return List.of("GRANT SELECT ON " + schema + ".outbox TO " + account(installer),
+                "REVOKE INSERT ON " + schema + ".outbox FROM " + account(installer));
+    }
+
+    @Override
+    protected String definerOfTheCapture(JdbcTemplate admin) {
+        return admin.queryForList("SELECT DISTINCT DEFINER FROM information_schema.TRIGGERS WHERE TRIGGER_SCHEMA = ?",
+                String.class, schema).stream().map(d -> d.substring(0, d.lastIndexOf('@')))
+                .reduce((a, b) -> a + "," + b).orElse("none");
     }
 }

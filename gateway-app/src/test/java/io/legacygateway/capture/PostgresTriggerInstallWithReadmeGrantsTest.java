@@ -18,13 +18,15 @@ class PostgresTriggerInstallWithReadmeGrantsTest extends TriggerInstallWithReadm
 
     @Override
     protected List<String> createAccounts() {
-        return List.of("CREATE ROLE " + installer + " LOGIN", "CREATE ROLE " + application + " LOGIN");
+        return List.of("CREATE ROLE " + installer + " LOGIN", "CREATE ROLE " + application + " LOGIN",
+                "CREATE ROLE " + definer + " NOLOGIN");
     }
 
     @Override
     protected List<String> dropAccounts() {
         return List.of("DROP OWNED BY " + installer, "DROP ROLE IF EXISTS " + installer,
-                "DROP OWNED BY " + application, "DROP ROLE IF EXISTS " + application);
+                "DROP OWNED BY " + application, "DROP ROLE IF EXISTS " + application,
+                "DROP OWNED BY " + definer, "DROP ROLE IF EXISTS " + definer);
     }
 
     @Override
@@ -73,5 +75,38 @@ class PostgresTriggerInstallWithReadmeGrantsTest extends TriggerInstallWithReadm
     @Override
     protected String refusalOfAnUnprivilegedTable() {
         return "lacks TRIGGER on " + schema + ".inventory";
+    }
+
+    @Override
+    protected List<String> readmeDefinerGrants() {
+        return List.of("GRANT USAGE, CREATE ON SCHEMA " + schema + " TO " + definer,
+                "GRANT INSERT ON " + schema + ".outbox TO " + definer);
+    }
+
+    @Override
+    protected String definerOption() {
+        return definer;
+    }
+
+    @Override
+    protected List<String> rightToNameADefiner() {
+        return List.of("GRANT " + definer + " TO " + installer);
+    }
+
+    @Override
+    protected String refusalWithoutTheRightToNameADefiner() {
+        return "lacks membership in role " + definer;
+    }
+
+    @Override
+    protected List<String> installerWithoutOutboxInsert() {
+        return List.of("REVOKE INSERT ON " + schema + ".outbox FROM " + installer);
+    }
+
+    @Override
+    protected String definerOfTheCapture(JdbcTemplate admin) {
+        return admin.queryForObject("SELECT pg_get_userbyid(p.proowner) FROM pg_proc p JOIN pg_namespace n"
+                + " ON n.oid = p.pronamespace WHERE n.nspname = ? AND p.proname = 'gw_capture_customers'",
+                String.class, schema);
     }
 }

@@ -44,6 +44,7 @@ abstract class TriggerInstallWithReadmeGrantsTest {
 
     protected final String installer = "gw_inst_" + UUID.randomUUID().toString().substring(0, 8);
     protected final String application = "gw_app_" + UUID.randomUUID().toString().substring(0, 8);
+    protected final String definer = "gw_def_" + UUID.randomUUID().toString().substring(0, 8);
     protected String schema;
     private String url;
     private JdbcTemplate admin;
@@ -53,7 +54,7 @@ abstract class TriggerInstallWithReadmeGrantsTest {
 
     protected abstract String adminUser();
 
-    /** The accounts, without any grant. */
+    /** The accounts (installer, application, definer), without any grant. */
     protected abstract List<String> createAccounts();
 
     protected abstract List<String> dropAccounts();
@@ -79,29 +80,45 @@ abstract class TriggerInstallWithReadmeGrantsTest {
     /** What the refusal says of a table on which the installer holds no privilege at all. */
     protected abstract String refusalOfAnUnprivilegedTable();
 
+    /** The README's grants for a dedicated definer account, which the triggers then run as. */
+    protected abstract List<String> readmeDefinerGrants();
+
+    /** How {@code --definer} names it. */
+    protected abstract String definerOption();
+
+    /** The README's grants that let the installer name another definer; the privilege the refusal names without them. */
+    protected abstract List<String> rightToNameADefiner();
+
+    protected abstract String refusalWithoutTheRightToNameADefiner();
+
+    /**
+     * Takes the installer's INSERT on the outbox away: with a dedicated definer only the definer needs it (on MariaDB
+     * the installer keeps SELECT, to see the outbox's columns).
+     */
+    protected abstract List<String> installerWithoutOutboxInsert();
+
+    /** The account the installed capture runs as, as the database reports it. */
+    protected abstract String definerOfTheCapture(JdbcTemplate admin);
+
     @BeforeAll
-    void accounts() throws SQLException {
+    void schema() throws SQLException {
         schema = TestDatabase.uniqueName(getClass());
         url = database().create(schema);
         admin = new JdbcTemplate(new DriverManagerDataSource(url, adminUser(), ""));
-        dropAccounts().forEach(this::quietly);
-        createAccounts().forEach(admin::execute);
         SchemaScripts.apply(admin.getDataSource(), dialect(), "outbox.sql");
-        installerDataSources = new GatewayDataSources(new Binder(new MapConfigurationPropertySource(Map.of(
-                "gateway.datasources.legacy.url", url, "gateway.datasources.legacy.username", installer,
-                "gateway.datasources.legacy.password", "", "gateway.datasources.legacy.maximum-pool-size", "2")))
-                .bind("gateway", GatewayProperties.class).get());
     }
 
     @AfterAll
     void dropAccountsAndSchema() throws SQLException {
-        installerDataSources.destroy();
         database().drop(schema);
         dropAccounts().forEach(this::quietly);
     }
 
+    /** Fresh accounts with exactly the README's grants, and fresh sessions (MariaDB applies some grants at login). */
     @BeforeEach
-    void freshTable() {
+    void freshTableAndAccounts() {
+        dropAccounts().forEach(this::quietly);
+        createAccounts().forEach(admin::execute);
         admin.execute("DROP TABLE IF EXISTS customers");
         admin.execute("DROP TABLE IF EXISTS inventory");
         admin.execute("CREATE TABLE customers (id BIGINT PRIMARY KEY, sku VARCHAR(20) NOT NULL, qty INT)");
@@ -109,10 +126,12 @@ abstract class TriggerInstallWithReadmeGrantsTest {
         admin.update("DELETE FROM outbox");
         applicationGrants().forEach(admin::execute);
         readmeInstallerGrants().forEach(admin::execute);
+        installerDataSources = dataSources(url, installer);
     }
 
     @AfterEach
     void removeCapture() {
+        installerDataSources.destroy();
         dropCaptureObjects(admin);
     }
 
@@ -134,14 +153,25 @@ abstract class TriggerInstallWithReadmeGrantsTest {
     private record Result(int status, String output) {
     }
 
+    private static GatewayDataSources dataSources(String url, String user) {
+        return new GatewayDataSources(new Binder(new MapConfigurationPropertySource(Map.of(
+                "gateway.datasources.legacy.url", url, "gateway.datasources.legacy.username", user,
+                "gateway.datasources.legacy.password", "", "gateway.datasources.legacy.maximum-pool-size", "2")))
+                .bind("gateway", GatewayProperties.class).get());
+    }
+
     /** Runs {@code triggers} as the installer, as the CLI would. */
     private Result asInstaller(String... args) {
+        return asInstaller(installerDataSources, args);
+    }
+
+    private Result asInstaller(GatewayDataSources dataSources, String... args) {
         List<String> all = new ArrayList<>(List.of("--data-source=legacy", "--table=customers",
                 "--event-type-prefix=Customer", "--aggregate-type=Customer"));
         all.addAll(List.of(args));
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         try (PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8)) {
-            int status = new TriggersCommand(installerDataSources).run(all, out);
+            int status = new TriggersCommand(dataSources).run(all, out);
             return new Result(status, bytes.toString(StandardCharsets.UTF_8));
         } catch (SQLException e) {
             throw new IllegalStateException(e);
@@ -256,6 +286,31 @@ abstract class TriggerInstallWithReadmeGrantsTest {
         }
 
         assertThat(outbox()).containsExactly("CustomerSnapshot 100", "CustomerInserted 101");
+    }
+
+    @Test
+    void aDedicatedDefinerRunsTheTriggersOnceTheInstallerMayNameIt() throws Exception {
+        readmeDefinerGrants().forEach(admin::execute);
+        installerWithoutOutboxInsert().forEach(admin::execute);
+
+        Result refused = asInstaller("--install", "--definer=" + definerOption());
+        assertThat(refused.status()).as(refused.output()).isEqualTo(1);
+        assertThat(refused.output()).contains(refusalWithoutTheRightToNameADefiner()).contains(installer);
+        assertThat(captureObjects(admin)).isZero();
+
+        rightToNameADefiner().forEach(admin::execute);
+        // global privileges reach new sessions only
+        GatewayDataSources fresh = dataSources(url, installer);
+        try {
+            Result r = asInstaller(fresh, "--install", "--definer=" + definerOption());
+            assertThat(r.status()).as(r.output()).isZero();
+        } finally {
+            fresh.destroy();
+        }
+
+        assertThat(definerOfTheCapture(admin)).isEqualTo(definer);
+        applicationWrites("INSERT INTO customers (id, sku, qty) VALUES (?, ?, ?)", 5L, "D-5", 1);
+        assertThat(outbox()).containsExactly("CustomerInserted 5");
     }
 
     private int waiting(String user) {
