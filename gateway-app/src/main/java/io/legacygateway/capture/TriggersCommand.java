@@ -189,8 +189,8 @@ public class TriggersCommand implements GatewayCommand {
 
     /**
      * The table as stored, qualified with its schema where the dialect can tell it (the PostgreSQL function names
-     * every object by its schema). A table the user cannot see is named as such: MariaDB lists only the tables on
-     * which the user holds a privilege.
+     * every object by its schema). A table that is not found where the metadata hides tables without privilege
+     * (MariaDB) may exist: the error says it may be invisible to the user, and names the user.
      */
     private static TableInspector.Table inspect(DataSource ds, Dialect dialect, String option, String value) {
         TableName configured = TableName.parse(option, value);
@@ -199,7 +199,7 @@ public class TriggersCommand implements GatewayCommand {
             try {
                 table = TableInspector.inspect(ds, dialect, configured, option);
             } catch (IllegalArgumentException e) {
-                if (!e.getMessage().contains("does not exist") || !CaptureGrants.checked(dialect)) {
+                if (!e.getMessage().contains("does not exist") || !CaptureGrants.hidesTablesWithoutPrivilege(dialect)) {
                     throw e;
                 }
                 throw new IllegalArgumentException(e.getMessage() + " or is not visible to user "

@@ -60,6 +60,14 @@ public final class CaptureGrants {
         return d.hasCaptureSql("capture.currentAccount");
     }
 
+    /**
+     * Whether the database's metadata hides the tables on which a user holds no privilege (MariaDB: information_schema
+     * lists only those), so that a table it cannot find may exist and merely be invisible to the user.
+     */
+    public static boolean hidesTablesWithoutPrivilege(Dialect d) {
+        return d.hasCaptureSql("capture.grants.held");
+    }
+
     /** The account the connection runs as ({@code 'user'@'host'} on MariaDB, the role on PostgreSQL). */
     public static Account currentAccount(Connection c, Dialect d) throws SQLException {
         String current = new CaptureGrants(c, d).text("capture.currentAccount");
