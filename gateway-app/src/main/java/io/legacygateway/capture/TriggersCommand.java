@@ -255,8 +255,12 @@ public class TriggersCommand implements GatewayCommand {
             } catch (SQLException | RuntimeException e) {
                 c.rollback();
                 if (ddl.lock() != null && installing && changed) {
-                    for (String sql : ddl.remove()) {
-                        s.execute(sql);
+                    try {
+                        for (String sql : ddl.remove()) {
+                            s.execute(sql);
+                        }
+                    } catch (SQLException cleanup) {
+                        e.addSuppressed(cleanup);
                     }
                 }
                 throw e;
