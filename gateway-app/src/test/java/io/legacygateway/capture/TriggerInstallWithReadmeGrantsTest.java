@@ -110,8 +110,8 @@ abstract class TriggerInstallWithReadmeGrantsTest {
 
     @AfterAll
     void dropAccountsAndSchema() throws SQLException {
-        database().drop(schema);
         dropAccounts().forEach(this::quietly);
+        database().drop(schema);
     }
 
     /** Fresh accounts with exactly the README's grants, and fresh sessions (MariaDB applies some grants at login). */
