@@ -24,8 +24,9 @@ import java.util.stream.Collectors;
  *
  * <p>The statements live in {@code capture/<db>.sql}; their shape follows from which statements a dialect defines
  * (one function and one trigger, one trigger per operation, or a Java trigger on H2). DDL cannot bind values, so the
- * only values in it, the aggregate type and the event-type prefix, are restricted to {@link #LITERAL} and written as
- * string literals; table and column names come from the database's metadata and are quoted.
+ * only values in it, the aggregate type and the event-type prefix (and a MariaDB definer, {@link Account}), are
+ * restricted to {@link #LITERAL} and written as string literals; table and column names come from the database's
+ * metadata and are quoted. The initial load ({@link Snapshot}) is DML and binds its values.
  *
  * <p>Not handled: changes made without firing triggers (TRUNCATE, bulk loads with triggers disabled, replication
  * appliers that skip triggers); a primary key changed by an UPDATE is reported under its new value.
@@ -55,19 +56,82 @@ public final class CaptureTriggers {
         }
     }
 
+    /** The event-type suffix of the initial load: one {@code <prefix>Snapshot} intent per row already there. */
+    public static final String SNAPSHOT_SUFFIX = "Snapshot";
+
     /**
-     * @param eventTypePrefix event types are {@code <prefix>Inserted}, {@code <prefix>Updated}, {@code <prefix>Deleted}
-     * @param aggregateType   the outbox rows' aggregate type
-     * @param operations      the operations to capture
+     * The account the triggers run as. On MariaDB the trigger's {@code DEFINER} ({@code 'user'@'host'}); on
+     * PostgreSQL the owner of the {@code SECURITY DEFINER} function (a role, {@code host} is {@code null}).
      */
-    public record Options(String eventTypePrefix, String aggregateType, Set<Operation> operations) {
-        public Options {
-            operations = operations.isEmpty() ? EnumSet.noneOf(Operation.class) : EnumSet.copyOf(operations);
+    public record Account(String user, String host) {
+
+        private static final Pattern PART = Pattern.compile("[A-Za-z0-9_.%:-]{1,80}");
+
+        public Account {
+            if (user == null || !PART.matcher(user).matches() || host != null && !PART.matcher(host).matches()) {
+                throw new IllegalArgumentException("--definer: '" + user + (host == null ? "" : "@" + host)
+                        + "' may only contain letters, digits and . _ % : - (user@host on MariaDB, a role on"
+                        + " PostgreSQL)");
+            }
+        }
+
+        /** Parses {@code user@host}, {@code 'user'@'host'} or a bare {@code role}. */
+        public static Account parse(String value) {
+            String v = value == null ? "" : value.strip();
+            int at = v.lastIndexOf('@');
+            return at < 0 ? new Account(unquote(v), null)
+                    : new Account(unquote(v.substring(0, at)), unquote(v.substring(at + 1)));
+        }
+
+        private static String unquote(String part) {
+            return part.length() >= 2 && (part.startsWith("'") && part.endsWith("'")
+                    || part.startsWith("`") && part.endsWith("`")) ? part.substring(1, part.length() - 1) : part;
+        }
+
+        /** As MariaDB writes it in {@code DEFINER} clauses and in the {@code GRANTEE} column: {@code 'user'@'host'}. */
+        public String grantee() {
+            return host == null ? "'" + user + "'" : "'" + user + "'@'" + host + "'";
+        }
+
+        @Override
+        public String toString() {
+            return host == null ? user : grantee();
         }
     }
 
-    /** The statements to run, in order, to install or to remove the capture of one table. */
-    public record Ddl(List<String> install, List<String> remove) {
+    /**
+     * @param eventTypePrefix event types are {@code <prefix>Inserted}, {@code <prefix>Updated}, {@code <prefix>Deleted}
+     *                        (and {@code <prefix>Snapshot} for the initial load)
+     * @param aggregateType   the outbox rows' aggregate type
+     * @param operations      the operations to capture
+     * @param definer         the account the triggers run as, or {@code null} for the installing account
+     */
+    public record Options(String eventTypePrefix, String aggregateType, Set<Operation> operations, Account definer) {
+        public Options {
+            operations = operations.isEmpty() ? EnumSet.noneOf(Operation.class) : EnumSet.copyOf(operations);
+        }
+
+        public Options(String eventTypePrefix, String aggregateType, Set<Operation> operations) {
+            this(eventTypePrefix, aggregateType, operations, null);
+        }
+    }
+
+    /**
+     * The initial load: one statement that inserts one {@code <prefix>Snapshot} outbox row per row of the table,
+     * with the same aggregate id and row image as the triggers; its values are {@code ?} binds.
+     */
+    public record Snapshot(String sql, List<String> binds) {
+    }
+
+    /**
+     * The statements to run, in order, to install or to remove the capture of one table.
+     *
+     * @param snapshot the initial load, or {@code null} where the dialect has none
+     * @param lock     where DDL commits by itself (MariaDB): the statement that keeps the application's writers out
+     *                 while the triggers are created and the snapshot is read ({@code LOCK TABLES}), else {@code null}
+     * @param unlock   the statement that lets them in again, with {@code lock}
+     */
+    public record Ddl(List<String> install, List<String> remove, Snapshot snapshot, String lock, String unlock) {
     }
 
     private CaptureTriggers() {
@@ -114,6 +178,16 @@ public final class CaptureTriggers {
         for (String key : table.primaryKey()) {
             SqlIdentifier.require("primary key column of '" + table.name() + "'", key);
         }
+        if (o.definer() != null) {
+            boolean userAtHost = dialect.hasCaptureSql("capture.definer");
+            if (!userAtHost && !dialect.hasCaptureSql("capture.functionOwner")) {
+                throw new IllegalArgumentException("--definer: not supported on " + dialect.id());
+            }
+            if (userAtHost != (o.definer().host() != null)) {
+                throw new IllegalArgumentException("--definer: '" + o.definer() + "' must be " + (userAtHost
+                        ? "an account user@host on " : "a role (no @host) on ") + dialect.id());
+            }
+        }
         return new Generator(dialect, table, outbox, o, base, String.join(", ", outboxColumns)).ddl();
     }
 
@@ -147,6 +221,8 @@ public final class CaptureTriggers {
             common.put("aggregateType", literal("--aggregate-type", o.aggregateType()));
             common.put("eventTypePrefix", literal("--event-type-prefix", o.eventTypePrefix()));
             common.put("tableName", literal("table", table.name().table()));
+            common.put("definer", o.definer() == null || o.definer().host() == null ? ""
+                    : d.captureSql("capture.definer", Map.of("account", o.definer().grantee())) + " ");
         }
 
         Ddl ddl() {
@@ -170,9 +246,17 @@ public final class CaptureTriggers {
             f.put("operations", operations());
             f.put("newKey", key(row("new")));
             f.put("oldKey", key(row("old")));
-            return new Ddl(List.of(d.captureSql("capture.dropTrigger", f), d.captureSql("capture.function", f),
-                    d.captureSql("capture.trigger", f)),
-                    List.of(d.captureSql("capture.dropTrigger", f), d.captureSql("capture.dropFunction", f)));
+            List<String> install = new ArrayList<>(List.of(d.captureSql("capture.dropTrigger", f),
+                    d.captureSql("capture.function", f)));
+            if (o.definer() != null) {
+                f.put("definer", d.quote(o.definer().user()));
+                install.add(d.captureSql("capture.functionOwner", f));
+            }
+            // CREATE TRIGGER takes SHARE ROW EXCLUSIVE on the table until commit: writers wait, the snapshot after it
+            // sees every write committed before, and every later write fires the trigger
+            install.add(d.captureSql("capture.trigger", f));
+            return new Ddl(install, List.of(d.captureSql("capture.dropTrigger", f),
+                    d.captureSql("capture.dropFunction", f)), snapshot(), null, null);
         }
 
         /** MariaDB, SQL Server: one trigger per operation, the row image spelled out column by column. */
@@ -202,7 +286,28 @@ public final class CaptureTriggers {
                 install.add(d.captureSql("capture.dropTrigger", f));
                 install.add(d.captureSql("capture.trigger." + op.name(), f));
             }
-            return new Ddl(install, remove);
+            return new Ddl(install, remove, snapshot(), lockStatement("capture.lock"), lockStatement("capture.unlock"));
+        }
+
+        private String lockStatement(String name) {
+            return d.hasCaptureSql(name) ? d.captureSql(name, common) : null;
+        }
+
+        /** The initial load, read with the dialect's row name for the table ({@code capture.snapshot.row}). */
+        private Snapshot snapshot() {
+            if (!d.hasCaptureSql("capture.snapshot")) {
+                return null;
+            }
+            String row = d.captureSql("capture.snapshot.row", common);
+            Map<String, String> f = new HashMap<>(common);
+            f.put("key", key(row));
+            f.put("order", table.primaryKey().stream().map(c -> row + "." + d.quote(c))
+                    .collect(Collectors.joining(", ")));
+            if (d.hasCaptureSql("capture.imagePair")) {
+                f.put("image", image(row));
+            }
+            return new Snapshot(d.captureSql("capture.snapshot", f), List.of(o.aggregateType(),
+                    o.eventTypePrefix() + SNAPSHOT_SUFFIX, table.name().table()));
         }
 
         /** H2: a Java trigger whose settings travel in the trigger's comment. */
@@ -215,7 +320,8 @@ public final class CaptureTriggers {
                     table.primaryKey());
             f.put("settings", "'" + settings + "'");
             return new Ddl(List.of(d.captureSql("capture.dropTrigger", f), d.captureSql("capture.trigger", f),
-                    d.captureSql("capture.comment", f)), List.of(d.captureSql("capture.dropTrigger", f)));
+                    d.captureSql("capture.comment", f)), List.of(d.captureSql("capture.dropTrigger", f)), null, null,
+                    null);
         }
 
         /** Oracle: one row-level trigger for the chosen operations. */
@@ -227,7 +333,8 @@ public final class CaptureTriggers {
             f.put("oldKey", key(row("old")));
             f.put("newImage", image(row("new")));
             f.put("oldImage", image(row("old")));
-            return new Ddl(List.of(d.captureSql("capture.trigger", f)), List.of(d.captureSql("capture.dropTrigger", f)));
+            return new Ddl(List.of(d.captureSql("capture.trigger", f)), List.of(d.captureSql("capture.dropTrigger", f)),
+                    null, null, null);
         }
 
         private String operations() {

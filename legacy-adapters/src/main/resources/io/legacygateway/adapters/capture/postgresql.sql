@@ -3,9 +3,13 @@
 -- leaves no outbox row. DDL cannot bind values: {aggregateType} and {eventTypePrefix} are string literals the
 -- generator validated ([A-Za-z0-9_.:-] only); every other placeholder is a quoted identifier or a generated fragment.
 -- The payload: {"operation": "INSERT|UPDATE|DELETE", "table": "<table>", "new": {row}, "old": {row}} (to_jsonb).
+-- The function is SECURITY DEFINER: it writes the outbox as its owner (the installer, or --definer), so the
+-- application's own user needs no grant on the outbox; its search_path is pinned (every name in it is qualified), so
+-- a writer cannot put its own objects in front of it.
 
 -- name: capture.function
-CREATE OR REPLACE FUNCTION {function}() RETURNS trigger LANGUAGE plpgsql AS $gw_capture$
+CREATE OR REPLACE FUNCTION {function}() RETURNS trigger LANGUAGE plpgsql SECURITY DEFINER
+  SET search_path = pg_catalog, pg_temp AS $gw_capture$
 BEGIN
   IF TG_OP = 'DELETE' THEN
     INSERT INTO {outbox} ({columns}) VALUES ({aggregateType}, {oldKey}, {eventTypePrefix} || 'Deleted',
@@ -22,6 +26,9 @@ BEGIN
   END IF;
 END
 $gw_capture$
+
+-- name: capture.functionOwner
+ALTER FUNCTION {function}() OWNER TO {definer}
 
 -- name: capture.trigger
 CREATE TRIGGER {trigger} AFTER {operations} ON {table} FOR EACH ROW EXECUTE FUNCTION {function}()
@@ -40,3 +47,36 @@ DROP TRIGGER IF EXISTS {trigger} ON {table}
 
 -- name: capture.dropFunction
 DROP FUNCTION IF EXISTS {function}()
+
+-- The initial load, run after CREATE TRIGGER in the same transaction (the trigger's lock keeps writers waiting).
+-- Binds: aggregate type, event type, table name.
+-- name: capture.snapshot.row
+gw_row
+
+-- name: capture.snapshot
+INSERT INTO {outbox} ({columns}) SELECT ?, {key}, ?, json_build_object('operation', 'SNAPSHOT', 'table', ?::text,
+  'new', to_jsonb(gw_row))::text FROM {table} AS gw_row ORDER BY {order}
+
+-- Where the table lives, for qualified names in the function (bind: the table name as stored).
+-- name: capture.schemaOf
+SELECT n.nspname FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
+  WHERE c.oid = pg_catalog.to_regclass(pg_catalog.quote_ident(?::text))
+
+-- Privileges, checked before installing (binds: role, then the object as quoted text, then the privilege).
+-- name: capture.currentAccount
+SELECT current_user
+
+-- name: capture.grants.account
+SELECT count(*) FROM pg_catalog.pg_roles WHERE rolname = ?
+
+-- name: capture.grants.table
+SELECT pg_catalog.has_table_privilege(?::name, ?::text, ?::text)
+
+-- name: capture.grants.column
+SELECT pg_catalog.has_column_privilege(?::name, ?::text, ?::text, ?::text)
+
+-- name: capture.grants.schema
+SELECT pg_catalog.has_schema_privilege(?::name, ?::text, ?::text)
+
+-- name: capture.grants.member
+SELECT pg_catalog.pg_has_role(?::name, ?::name, 'MEMBER')

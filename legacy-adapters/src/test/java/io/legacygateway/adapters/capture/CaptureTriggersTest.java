@@ -12,6 +12,7 @@ import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -60,5 +61,43 @@ class CaptureTriggersTest {
                 .hasMessageContaining("--event-type-prefix").hasMessageContaining("cannot bind values");
         assertThatThrownBy(() -> CaptureTriggers.generate(d, CUSTOMERS, table("outbox", List.of("seq"), "seq:-5:bigint"),
                 OPTIONS)).hasMessageContaining("has no column aggregate_type");
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = Dialect.class, names = {"POSTGRESQL", "MARIADB"})
+    void theSnapshotBindsItsValuesAndReadsEveryRowInKeyOrder(Dialect d) {
+        CaptureTriggers.Snapshot snapshot = CaptureTriggers.generate(d, CUSTOMERS, OUTBOX, OPTIONS).snapshot();
+
+        assertThat(snapshot.sql()).doesNotContain("{").doesNotContain("Customer").containsIgnoringCase("INSERT INTO")
+                .contains("'SNAPSHOT'").containsIgnoringCase("ORDER BY");
+        assertThat(snapshot.binds()).containsExactly("Customer", "CustomerSnapshot", "customers");
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = Dialect.class, names = {"H2", "ORACLE", "SQLSERVER"})
+    void noSnapshotWhereWritersCannotBeKeptOut(Dialect d) {
+        assertThat(CaptureTriggers.generate(d, CUSTOMERS, OUTBOX, OPTIONS).snapshot()).isNull();
+    }
+
+    @Test
+    void aDefinerIsWrittenAsTheDatabaseNamesTheAccountTheTriggersRunAs() {
+        CaptureTriggers.Options mariaDb = new CaptureTriggers.Options("Customer", "Customer",
+                EnumSet.allOf(Operation.class), CaptureTriggers.Account.parse("'gw_capture'@'localhost'"));
+        assertThat(CaptureTriggers.generate(Dialect.MARIADB, CUSTOMERS, OUTBOX, mariaDb).install())
+                .filteredOn(sql -> sql.startsWith("CREATE")).hasSize(3)
+                .allSatisfy(sql -> assertThat(sql).startsWith("CREATE DEFINER = 'gw_capture'@'localhost' TRIGGER"));
+        CaptureTriggers.Options postgres = new CaptureTriggers.Options("Customer", "Customer",
+                EnumSet.allOf(Operation.class), CaptureTriggers.Account.parse("gw_capture"));
+        assertThat(CaptureTriggers.generate(Dialect.POSTGRESQL, CUSTOMERS, OUTBOX, postgres).install())
+                .contains("ALTER FUNCTION \"gw_capture_customers\"() OWNER TO \"gw_capture\"");
+
+        assertThatThrownBy(() -> CaptureTriggers.generate(Dialect.MARIADB, CUSTOMERS, OUTBOX, postgres))
+                .hasMessageContaining("must be an account user@host");
+        assertThatThrownBy(() -> CaptureTriggers.generate(Dialect.POSTGRESQL, CUSTOMERS, OUTBOX, mariaDb))
+                .hasMessageContaining("must be a role");
+        assertThatThrownBy(() -> CaptureTriggers.generate(Dialect.H2, CUSTOMERS, OUTBOX, postgres))
+                .hasMessageContaining("not supported on h2");
+        assertThatThrownBy(() -> CaptureTriggers.Account.parse("x'y@localhost")).hasMessageContaining("--definer");
+        assertThat(CaptureTriggers.Account.parse("gw@%").grantee()).isEqualTo("'gw'@'%'");
     }
 }
