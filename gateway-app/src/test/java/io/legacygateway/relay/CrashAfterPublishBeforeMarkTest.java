@@ -13,8 +13,8 @@ import org.springframework.test.context.ActiveProfiles;
 
 /**
  * Failure window: the broker confirmed a batch, then the relay died before its mark committed. The rows are still
- * pending, so the relay publishes them again with the same event ids; the broker's duplicate detection
- * ({@code _AMQ_DUPL_ID}) drops the copies, also when the resent batch mixes old and new rows (Artemis rolls back a
+ * pending, so the relay publishes them again with the same event ids and content, hence the same duplicate ids; the
+ * broker's duplicate detection ({@code _AMQ_DUPL_ID}) drops the copies, also when the resent batch mixes old and new rows (Artemis rolls back a
  * whole transaction with one duplicate in it: the relay must then resend one by one, not give up or mark blindly).
  *
  * <p>Runs on each real database ({@code Postgres…}, {@code MariaDb…}) with the embedded broker, and with the standalone
@@ -54,7 +54,7 @@ abstract class CrashAfterPublishBeforeMarkTest extends RelayTestSupport {
         assertThat(batches.get(1)).as("republished with the same event ids, then the new rows")
                 .containsExactlyElementsOf(concat(first, added));
         List<String> onQueue = broker.drain(queue).stream()
-                .map(m -> QueueProbe.property(m, MessageProperties.DUPLICATE_ID)).toList();
+                .map(m -> QueueProbe.property(m, MessageProperties.ID)).toList();
         assertThat(onQueue).as("each event exactly once").containsExactlyElementsOf(concat(first, added));
         assertThat(rows.count("PUBLISHED")).isEqualTo(7);
         assertThat(rows.count("PENDING")).isZero();
