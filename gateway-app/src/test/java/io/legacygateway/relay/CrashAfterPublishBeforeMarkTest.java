@@ -4,10 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.legacygateway.envelope.MessageProperties;
 import io.legacygateway.testsupport.QueueProbe;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.test.context.ActiveProfiles;
 
@@ -23,6 +25,9 @@ import org.springframework.test.context.ActiveProfiles;
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.NONE)
 @ActiveProfiles("test")
 abstract class CrashAfterPublishBeforeMarkTest extends RelayTestSupport {
+
+    @Autowired
+    MeterRegistry meters;
 
     /** What happens in the window besides the crash, for example a broker restart. */
     protected void insideTheWindow() {
@@ -58,6 +63,8 @@ abstract class CrashAfterPublishBeforeMarkTest extends RelayTestSupport {
         assertThat(onQueue).as("each event exactly once").containsExactlyElementsOf(concat(first, added));
         assertThat(rows.count("PUBLISHED")).isEqualTo(7);
         assertThat(rows.count("PENDING")).isZero();
+        assertThat(meters.counter("gateway.outbox.duplicate.ids", "relay", relayName).count())
+                .as("a resend the attempt log explains is not an unexplained duplicate").isZero();
     }
 
     private static List<String> concat(List<String> a, List<String> b) {
