@@ -32,7 +32,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Not deduplicated by the broker: a resend whose envelope changed in between (the row was updated, or
  * {@code source}, {@code naiveTimestampZone} or the envelope version changed with a new configuration or gateway
- * version); consumers' inboxes, keyed by event id, absorb those. Conversely two rows with the same event id and the
+ * version, such as the upgrade from versions whose duplicate id was the bare event id); consumers' inboxes, keyed by
+ * event id, absorb those. Conversely two rows with the same event id and the
  * very same envelope are one event to the broker.
  *
  * <p>A broker duplicate therefore means that the broker already held this very content under this id. The relay has a

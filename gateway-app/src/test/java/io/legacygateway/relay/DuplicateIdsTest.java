@@ -73,7 +73,7 @@ class DuplicateIdsTest {
     private static OutboxMapping mapping(Map<OutboxColumn, String> values) {
         Map<OutboxColumn, ValueTemplate> parsed = new EnumMap<>(OutboxColumn.class);
         values.forEach((c, v) -> parsed.put(c, ValueTemplate.parse(c.valueParameter(), v, ALL)));
-        return new OutboxMapping(null, MarkMode.STATUS, new EnumMap<>(OutboxColumn.class), Map.of(), parsed, "PENDING", "PUBLISHED", "FAILED",
-                PayloadFormat.TEXT, ZoneOffset.UTC);
+        return new OutboxMapping(null, MarkMode.STATUS, new EnumMap<>(OutboxColumn.class), Map.of(), parsed,
+                "PENDING", "PUBLISHED", "FAILED", PayloadFormat.TEXT, ZoneOffset.UTC);
     }
 }
