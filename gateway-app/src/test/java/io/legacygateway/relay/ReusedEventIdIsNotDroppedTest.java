@@ -37,7 +37,8 @@ import org.springframework.test.context.ActiveProfiles;
  * ones, with other content. Before, the broker dropped them as duplicates of the old events ({@code _AMQ_DUPL_ID} was
  * the event id) and the relay marked them published: lost. Now the duplicate id includes a digest of the envelope,
  * so the broker takes them; a resend of the same event is still dropped
- * ({@link CrashAfterPublishBeforeMarkTest}).
+ * ({@link CrashAfterPublishBeforeMarkTest}). Rows reloaded with the very same content are one event to the broker:
+ * the relay, which has no record of sending them, counts, logs and records them for the reconciliation.
  *
  * <p>Subclasses restart the keys the way their database does ({@code TRUNCATE ... RESTART IDENTITY} on PostgreSQL,
  * {@code TRUNCATE}, which resets {@code AUTO_INCREMENT}, on MariaDB).
@@ -131,6 +132,29 @@ abstract class ReusedEventIdIsNotDroppedTest extends RelayTestSupport {
         assertThat(drain(relay)).isEqualTo(3);
         assertThat(meters.counter("gateway.outbox.duplicate.ids", "relay", relay.name()).count()).isEqualTo(3.0);
         assertThat(broker.count(queue)).isZero();
+    }
+
+    @Test
+    void withoutAnAttemptLogTheRelayHasNoRecordOfSendingAndCountsEveryBrokerDuplicate() {
+        String queue = unique("it.nolog");
+        OutboxRelay relay = relay(unique("nolog"), "queue:" + queue, Map.of("eventIdColumn", "none",
+                "eventId", "billing-{key}", "attemptLog", "false"));
+        Instant occurred = Instant.parse("2026-11-30T09:00:00Z");
+        truncateRestartingKeys();
+        insertIdentical(occurred);
+        faults.crashOnceAfterPublish(relay.name());
+        assertThat(drain(relay)).isZero();
+
+        ListAppender<ILoggingEvent> warnings = capture(DuplicateIds.class);
+        try {
+            assertThat(drain(relay)).isEqualTo(3);
+        } finally {
+            release(DuplicateIds.class, warnings);
+        }
+        assertThat(broker.drain(queue)).as("each event once").hasSize(3);
+        assertThat(meters.counter("gateway.outbox.duplicate.ids", "relay", relay.name()).count()).isEqualTo(3.0);
+        assertThat(warnings.list).hasSize(3)
+                .allSatisfy(e -> assertThat(e.getFormattedMessage()).contains("attemptLog is off"));
     }
 
     private void insertIdentical(Instant occurred) {
