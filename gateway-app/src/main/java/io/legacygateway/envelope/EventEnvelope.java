@@ -10,7 +10,7 @@ import java.time.Instant;
  * An integration event as it travels on the broker: a CloudEvents 1.0 event in JSON structured mode
  * ({@link EnvelopeVersion#V1}). Serialised by {@link EnvelopeCodec}; attribute names are the CloudEvents ones.
  *
- * @param id            the event id, unique per event; also the broker's duplicate-detection id
+ * @param id            the event id, unique per event; with a digest of the envelope, the broker's duplicate-detection id
  * @param source        the legacy system the event comes from (URI-reference)
  * @param type          event type, for example {@code OrderCreated}
  * @param subject       the aggregate id

@@ -15,6 +15,8 @@ import java.util.List;
  *   <li>no intent row for a committed domain row: {@code DUAL_WRITE_GAP_OBSERVED};</li>
  *   <li>waiting and parked as FAILED, older than {@code stuckAfter}, or with {@code stuckAttempts} attempts or more:
  *       {@code STUCK_INTENT_DETECTED} (whatever else is known: it needs an operator);</li>
+ *   <li>an attempt the broker answered as a duplicate of an event the relay has no record of sending
+ *       ({@link Observation#DUPLICATE}): {@code UNEXPLAINED_BROKER_DUPLICATE};</li>
  *   <li>a field that cannot be established (see {@link IntentEvidence#missing()}): {@code EVIDENCE_INCOMPLETE};</li>
  *   <li>more than one attempt that may have reached the broker (confirmed, or sent without a recorded answer):
  *       {@code DUPLICATE_DELIVERY_CANDIDATE};</li>
@@ -91,6 +93,13 @@ public final class IntentClassifier {
             risk = "Consumers have not received this event" + (deliveries > 0 ? " (or have: an earlier attempt may"
                     + " have reached the broker)" : "") + "; downstream state lags until it is published. Not declared"
                     + " successful automatically: fix the cause, then retry it or resolve it by hand.";
+        } else if (attempts.stream().anyMatch(a -> a.observation() == Observation.DUPLICATE)) {
+            decision = ReconciliationDecision.UNEXPLAINED_BROKER_DUPLICATE;
+            risk = "The broker dropped event " + f.eventId() + " as a duplicate of a message it already held with the"
+                    + " same id and the same content, and this relay has no record of sending it: consumers got that"
+                    + " earlier message, not one sent for row " + f.rowKey() + ". If it came from a restored, reloaded"
+                    + " or second outbox this is the same event and nothing is lost; if this row is a new occurrence,"
+                    + " republish it with a new event id.";
         } else {
             risk = risk(f, deliveries, missing);
             if (!missing.isEmpty()) {
@@ -144,9 +153,10 @@ public final class IntentClassifier {
         }
         long confirmed = attempts.stream().filter(a -> a.observation() == Observation.CONFIRMED).count();
         long unanswered = deliveries - confirmed;
+        long duplicates = attempts.stream().filter(a -> a.observation() == Observation.DUPLICATE).count();
         AttemptLog.Entry last = attempts.get(attempts.size() - 1);
         String text = "CONFIRMED x" + confirmed + (unanswered > 0 ? ", SENT without a recorded answer x" + unanswered
-                : "") + "; last " + last.observation() + (last.detail() == null ? "" : " (" + last.detail() + ")");
+                : "") + (duplicates > 0 ? ", DUPLICATE (the broker already held it) x" + duplicates : "") + "; last " + last.observation() + (last.detail() == null ? "" : " (" + last.detail() + ")");
         return deliveries > 1 ? text + ": the same event id went to the broker " + deliveries + " times" : text;
     }
 

@@ -35,7 +35,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * never declares a stuck intent successful.
  *
  * <p>What a report covers, per relay: the first {@code limit} waiting rows and FAILED rows of the outbox; rows with
- * repeated attempts in the attempt log within {@code window}; with {@code includeCommitted}, rows published within the
+ * repeated attempts, or with a duplicate the relay cannot explain, in the attempt log within {@code window}; with {@code includeCommitted}, rows published within the
  * window; and, where a {@code domainTable} is configured, its rows without an intent. An empty report means only that
  * this query found nothing; it proves nothing about consumers.
  */
@@ -123,8 +123,8 @@ public class Reconciliation {
         }
         String scope = "relays " + selected.stream().map(OutboxRelay::name).toList() + ": the first "
                 + settings.limit() + " waiting and FAILED rows of each outbox; attempts of the last "
-                + DurationText.format(settings.window()) + " in the attempt log (repeated deliveries"
-                + (includeCommitted ? ", publications" : "") + "); domain rows without an intent where a domainTable"
+                + DurationText.format(settings.window()) + " in the attempt log (repeated deliveries, unexplained"
+                + " broker duplicates" + (includeCommitted ? ", publications" : "") + "); domain rows without an intent where a domainTable"
                 + " is configured. Stuck: waiting longer than " + DurationText.format(settings.stuckAfter())
                 + ", or " + settings.stuckAttempts() + " attempts, or FAILED"
                 + (intentId == null ? "" : ". Only intent " + intentId);
@@ -164,6 +164,7 @@ public class Reconciliation {
         if (log != null) {
             Instant since = now.minus(settings.window());
             fromLog.addAll(log.repeated(since, limit));
+            fromLog.addAll(log.duplicates(since, limit));
             if (published) {
                 fromLog.addAll(log.published(since, limit));
             }

@@ -284,7 +284,7 @@ public class ReconciliationLab {
                 MessageConsumer consumer = s.createConsumer(s.createQueue(queue));
                 Message m;
                 while ((m = consumer.receive(ids.isEmpty() ? 2000 : 500)) != null) {
-                    ids.add(m.getStringProperty(MessageProperties.DUPLICATE_ID));
+                    ids.add(m.getStringProperty(MessageProperties.ID));
                 }
             }
             return ids;

@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.apache.activemq.artemis.api.core.ActiveMQException;
+import org.apache.activemq.artemis.api.core.ActiveMQExceptionType;
 import org.apache.activemq.artemis.api.core.SimpleString;
 import org.apache.activemq.artemis.api.core.client.ClientSession;
 import org.apache.activemq.artemis.jms.client.ActiveMQSession;
@@ -28,15 +29,20 @@ import org.slf4j.LoggerFactory;
  * Publishes a batch in one transacted JMS session: persistent messages, then {@code commit()}, which returns only after
  * the broker has stored the batch (Artemis with {@code journal-sync-transactional=true}, its default).
  *
+ * <p>Each message carries the duplicate-detection id {@code _AMQ_DUPL_ID} of {@link DuplicateIds#of}: the event id
+ * and a digest of the envelope, so that the broker drops a resend of the same event and takes a different event that
+ * reuses an event id.
+ *
  * <p>Artemis rejects the commit of a whole transaction that contains one duplicate id ("Duplicate message
  * detected"), which happens when a batch is resent after a crash between publish and mark, and it refuses a send it
  * will not take (an address that is full, or that the gateway's user may not send to). Marking nothing would resend
  * that batch forever; marking everything would lose its other rows. So when a send or the commit fails while the
- * connection stays up, the batch is sent again one message at a time, each send blocking until the broker has stored
- * it: the broker silently drops the messages it already holds, stores the others, and refuses exactly the messages it
- * will not take, which are reported {@linkplain PublishResult#refused() refused} with the broker's reason. After a
- * refused event, the later events of its aggregate are not sent ({@linkplain PublishResult#deferred() deferred}), so
- * that they cannot overtake it.
+ * connection stays up, the batch is sent again one message at a time, each in a transaction of its own whose commit
+ * returns once the broker has stored it: a commit the broker rejects as a duplicate names a message it already holds
+ * ({@linkplain PublishResult#duplicates() duplicates}, confirmed as well), the others are stored, and the broker
+ * refuses exactly the messages it will not take, which are reported {@linkplain PublishResult#refused() refused} with
+ * the broker's reason. After a refused event, the later events of its aggregate are not sent
+ * ({@linkplain PublishResult#deferred() deferred}), so that they cannot overtake it.
  *
  * <p>Before the first send to an address on a connection, the broker is asked whether the queue exists or would be
  * created: a message to an address that does not exist, with auto-create off, would be dropped by the broker without
@@ -109,7 +115,7 @@ public final class ArtemisPublisher implements EventPublisher {
                     }
                     // typically "Duplicate message detected" (the batch was sent before and not marked), or a refusal
                     log.info("Relay '{}': the broker rejected a batch of {} ({}); sending one at a time: the broker"
-                            + " drops the events it already holds and refuses only those it does not take", relay,
+                            + " names the events it already holds and refuses only those it does not take", relay,
                             events.size(), firstLine(failed));
                 }
             }
@@ -122,40 +128,55 @@ public final class ArtemisPublisher implements EventPublisher {
 
     private PublishResult oneByOne(List<OutboundEvent> events, Map<OutboundEvent, String> unroutable,
                                    boolean keepAggregateOrder) throws JMSException {
-        // Non-transacted persistent sends block until the broker has stored each message (blockOnDurableSend, the
-        // default); a duplicate id makes the broker ignore that message without failing the send.
+        // One transaction per message: its commit returns once the broker stored it, and a duplicate id fails that
+        // commit alone with DUPLICATE_ID_REJECTED (a non-transacted send of a duplicate is dropped without a word).
         List<OutboundEvent> confirmed = new ArrayList<>();
         List<PublishResult.Refusal> refused = new ArrayList<>();
         List<OutboundEvent> deferred = new ArrayList<>();
+        List<OutboundEvent> duplicates = new ArrayList<>();
         Set<String> stopped = new HashSet<>();
-        try (Session single = connection.createSession(false, Session.AUTO_ACKNOWLEDGE);
-             MessageProducer producer = single.createProducer(null)) {
-            for (OutboundEvent e : events) {
-                String aggregate = e.row().aggregateId();
-                if (keepAggregateOrder && aggregate != null && stopped.contains(aggregate)) {
-                    deferred.add(e);
+        for (OutboundEvent e : events) {
+            String aggregate = e.row().aggregateId();
+            if (keepAggregateOrder && aggregate != null && stopped.contains(aggregate)) {
+                deferred.add(e);
+                continue;
+            }
+            String reason = unroutable.get(e);
+            if (reason == null) {
+                try {
+                    send(transacted, transactedProducer, e);
+                    transacted.commit();
+                    confirmed.add(e);
                     continue;
-                }
-                String reason = unroutable.get(e);
-                if (reason == null) {
-                    try {
-                        send(single, producer, e);
+                } catch (JMSException | RuntimeException failed) {
+                    rollbackQuietly();
+                    if (duplicate(failed)) {
                         confirmed.add(e);
+                        duplicates.add(e);
                         continue;
-                    } catch (JMSException | RuntimeException failed) {
-                        if (connectionLost(failed) || !alive(single, e)) {
-                            throw failed;
-                        }
-                        reason = firstLine(failed);
                     }
-                }
-                refused.add(new PublishResult.Refusal(e, reason));
-                if (aggregate != null) {
-                    stopped.add(aggregate);
+                    if (connectionLost(failed) || !alive(transacted, e)) {
+                        throw failed;
+                    }
+                    reason = firstLine(failed);
                 }
             }
+            refused.add(new PublishResult.Refusal(e, reason));
+            if (aggregate != null) {
+                stopped.add(aggregate);
+            }
         }
-        return new PublishResult(confirmed, refused, deferred);
+        return new PublishResult(confirmed, refused, deferred, duplicates);
+    }
+
+    /** Whether the broker rolled a transaction back because it already holds a message with its duplicate id. */
+    private static boolean duplicate(Throwable failure) {
+        for (Throwable c = failure; c != null; c = next(c)) {
+            if (c instanceof ActiveMQException a && a.getType() == ActiveMQExceptionType.DUPLICATE_ID_REJECTED) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**
@@ -253,7 +274,7 @@ public final class ArtemisPublisher implements EventPublisher {
     private void send(Session session, MessageProducer producer, OutboundEvent e) throws JMSException {
         EventEnvelope env = e.envelope();
         TextMessage m = session.createTextMessage(e.json());
-        m.setStringProperty(MessageProperties.DUPLICATE_ID, env.id());
+        m.setStringProperty(MessageProperties.DUPLICATE_ID, DuplicateIds.of(e));
         m.setStringProperty(MessageProperties.GROUP_ID, env.groupId());
         m.setStringProperty(MessageProperties.ID, env.id());
         m.setStringProperty(MessageProperties.TYPE, env.type());

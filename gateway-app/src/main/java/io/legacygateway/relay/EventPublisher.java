@@ -9,7 +9,7 @@ import java.util.List;
  * has durably accepted it (or already held it, recognised by its duplicate-detection id); refused when the broker
  * refused that event while the connection stayed up. It throws {@link PublishException} when the broker cannot be
  * reached or the connection is lost: then any subset of the batch may have reached the broker, the caller must not
- * mark or charge any row, and a later resend is deduplicated by event id.
+ * mark or charge any row, and a later resend is deduplicated by its duplicate-detection id ({@link DuplicateIds}).
  */
 public interface EventPublisher extends AutoCloseable {
 

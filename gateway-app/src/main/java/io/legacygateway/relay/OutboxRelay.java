@@ -36,9 +36,10 @@ import org.springframework.transaction.support.TransactionTemplate;
  *   <li>A row is marked published only after the broker confirmed it; the mark commits in the transaction that
  *       claimed the row. If the broker cannot be reached nothing is marked, no row is charged an attempt, and the relay
  *       backs off as a whole.</li>
- *   <li>A crash after the broker confirmed and before the mark committed publishes the rows again with the same event
- *       id; the broker's duplicate detection drops them while the id is in its cache, and consumers' inboxes absorb any
- *       that get through.</li>
+ *   <li>A crash after the broker confirmed and before the mark committed publishes the rows again with the same
+ *       duplicate-detection id ({@link DuplicateIds}: event id and content digest); the broker's duplicate detection
+ *       drops them while the id is in its cache, and consumers' inboxes absorb any that get through. A duplicate the
+ *       relay has no record of sending is counted, logged and recorded for the reconciliation.</li>
  *   <li>Rows of one aggregate reach the broker in outbox order, also with several relays on one table
  *       ({@link OutboxSource#behindOtherRows}), also when a row of it fails: its later rows wait behind it while it
  *       waits for a retry (except in ZERO_WRITE mode, whose position has moved on).</li>
@@ -72,6 +73,7 @@ public final class OutboxRelay implements Processor, AutoCloseable {
     private final List<RelayCycleHook> hooks;
     private final String instance;
     private final AttemptLog attempts;
+    private final DuplicateIds duplicateIds;
 
     private final Counter published;
     private final Counter rejected;
@@ -107,6 +109,7 @@ public final class OutboxRelay implements Processor, AutoCloseable {
         this.instance = instance;
         this.attempts = attempts;
         String relay = settings.relay();
+        this.duplicateIds = new DuplicateIds(relay, attempts, meters);
         this.published = Counter.builder("gateway.outbox.published").description("Events the broker confirmed")
                 .tag("relay", relay).register(meters);
         this.rejected = Counter.builder("gateway.outbox.rejected")
@@ -283,7 +286,9 @@ public final class OutboxRelay implements Processor, AutoCloseable {
             evidence(() -> attempts.observed(logged, Map.of(), Observation.FAILED, rootMessage(e)), logged);
             throw e;
         }
-        evidence(() -> attempts.observed(logged, observations(result), Observation.CONFIRMED, null), logged);
+        List<OutboundEvent> unexplained = duplicateIds.unexplained(logged, result.duplicates());
+        evidence(() -> attempts.observed(logged, observations(result, unexplained), Observation.CONFIRMED, null),
+                logged);
         for (PublishResult.Refusal r : result.refused()) {
             failed.add(failure(r.event().row(), "refused by the broker: " + r.reason(), now));
         }
@@ -304,8 +309,12 @@ public final class OutboxRelay implements Processor, AutoCloseable {
     }
 
     /** The broker's answers other than a plain confirmation, by row key. */
-    private static Map<String, Attempt> observations(PublishResult result) {
+    private static Map<String, Attempt> observations(PublishResult result, List<OutboundEvent> unexplained) {
         Map<String, Attempt> answers = new LinkedHashMap<>();
+        for (OutboundEvent e : unexplained) {
+            answers.put(e.row().keyText(), new Attempt(e.row(), Observation.DUPLICATE,
+                    "the broker already held this event (" + DuplicateIds.of(e) + "); no record of sending it"));
+        }
         for (PublishResult.Refusal r : result.refused()) {
             answers.put(r.event().row().keyText(), new Attempt(r.event().row(), Observation.REFUSED, r.reason()));
         }

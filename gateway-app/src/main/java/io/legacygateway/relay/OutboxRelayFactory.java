@@ -6,6 +6,7 @@ import io.legacygateway.adapters.outbox.OutboxMapping;
 import io.legacygateway.adapters.outbox.OutboxSource;
 import io.legacygateway.adapters.outbox.OutboxStore;
 import io.legacygateway.adapters.outbox.RejectionLog;
+import io.legacygateway.adapters.outbox.ValueTemplate;
 import io.legacygateway.adapters.outbox.ZeroWriteReader;
 import io.legacygateway.adapters.sql.Dialect;
 import io.legacygateway.adapters.sql.TableInspector;
@@ -84,6 +85,14 @@ public class OutboxRelayFactory implements DisposableBean {
         OutboxMapping mapping = OutboxMapping.resolve(table, new OutboxMapping.Settings(s.markMode(), s.columns(),
                 s.pendingStatus(), s.publishedStatus(), s.failedStatus(), s.payloadFormat(), s.naiveTimestampZone()),
                 label);
+        ValueTemplate keyOnly = DuplicateIds.keyOnlyEventId(mapping);
+        if (keyOnly != null) {
+            log.warn("{} is '{}': the event id comes from the row key alone, so new rows get ids used before when the"
+                    + " keys start again (a sequence reset, a truncated, reloaded or restored table). The broker still"
+                    + " takes such events (its duplicate id includes a digest of the content), but consumers' inboxes"
+                    + " deduplicate by event id and skip them as already applied. Prefer an event id column, or a"
+                    + " template with a value unique per event", label.apply("eventId"), keyOnly);
+        }
         DataSource stateDataSource = dataSources.get(s.stateDataSource(), label.apply("stateDataSource"));
         Dialect stateDialect = dataSources.dialect(s.stateDataSource());
         String source = s.dataSource() + "/" + table.name();

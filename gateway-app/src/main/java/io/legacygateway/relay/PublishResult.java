@@ -5,20 +5,28 @@ import java.util.List;
 /**
  * What the broker did with each event of a batch.
  *
- * @param confirmed stored by the broker (or already held, recognised by its duplicate-detection id): mark them
- *                  published
- * @param refused   refused by the broker for a reason of their own (an address the gateway may not send to, that does
- *                  not exist and is not created on demand, that is full or refuses a message this large): charge each
- *                  row an attempt
- * @param deferred  not sent because an earlier event of the same aggregate was refused in this batch: leave them
- *                  waiting (they follow once the refused row is published or parked)
+ * @param confirmed  stored by the broker (or already held, recognised by its duplicate-detection id): mark them
+ *                   published
+ * @param refused    refused by the broker for a reason of their own (an address the gateway may not send to, that does
+ *                   not exist and is not created on demand, that is full or refuses a message this large): charge
+ *                   each row an attempt
+ * @param deferred   not sent because an earlier event of the same aggregate was refused in this batch: leave them
+ *                   waiting (they follow once the refused row is published or parked)
+ * @param duplicates those of {@code confirmed} that the broker reported it already held: it dropped them as
+ *                   duplicates (see {@link DuplicateIds})
  */
-public record PublishResult(List<OutboundEvent> confirmed, List<Refusal> refused, List<OutboundEvent> deferred) {
+public record PublishResult(List<OutboundEvent> confirmed, List<Refusal> refused, List<OutboundEvent> deferred,
+                            List<OutboundEvent> duplicates) {
 
     public PublishResult {
         confirmed = List.copyOf(confirmed);
         refused = List.copyOf(refused);
         deferred = List.copyOf(deferred);
+        duplicates = List.copyOf(duplicates);
+    }
+
+    public PublishResult(List<OutboundEvent> confirmed, List<Refusal> refused, List<OutboundEvent> deferred) {
+        this(confirmed, refused, deferred, List.of());
     }
 
     /** An event the broker refused, with the broker's reason. */

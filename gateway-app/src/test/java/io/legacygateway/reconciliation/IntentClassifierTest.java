@@ -54,6 +54,29 @@ class IntentClassifierTest {
     }
 
     @Test
+    void aBrokerDuplicateTheRelayHasNoRecordOfSendingIsItsOwnDecisionAndNotADeliveryOrCommitted() {
+        IntentEvidence e = classifier.classify(facts(OutboxState.PUBLISHED, NOW, 0,
+                List.of(attempt(Observation.DUPLICATE, MarkState.PUBLISHED))), NOW);
+        assertThat(e.reconciliationDecision()).isEqualTo(ReconciliationDecision.UNEXPLAINED_BROKER_DUPLICATE);
+        assertThat(e.residualConsumerRisk()).contains("evt-7").contains("no record of sending it");
+        assertThat(e.publishObservation()).contains("DUPLICATE (the broker already held it) x1")
+                .doesNotContain("went to the broker");
+        assertThat(e.missing()).isEmpty();
+        assertThat(decide(facts(OutboxState.PUBLISHED, NOW, 0, List.of(attempt(Observation.CONFIRMED,
+                MarkState.PUBLISHED), attempt(Observation.DUPLICATE, MarkState.PUBLISHED)))))
+                .as("a row published before and then again, identical, from a reloaded table")
+                .isEqualTo(ReconciliationDecision.UNEXPLAINED_BROKER_DUPLICATE);
+        assertThat(decide(facts(OutboxState.PENDING, NOW, 0, List.of(attempt(Observation.DUPLICATE,
+                MarkState.ROLLED_BACK)))))
+                .as("also while the cycle that saw it rolled back and the row waits")
+                .isEqualTo(ReconciliationDecision.UNEXPLAINED_BROKER_DUPLICATE);
+        assertThat(decide(facts(OutboxState.FAILED, NOW, 1, List.of(attempt(Observation.DUPLICATE,
+                MarkState.ROLLED_BACK)))))
+                .as("a parked row needs an operator first")
+                .isEqualTo(ReconciliationDecision.STUCK_INTENT_DETECTED);
+    }
+
+    @Test
     void waitingBeyondAgeOrAttemptsOrParkedIsStuck() {
         assertThat(decide(facts(OutboxState.PENDING, NOW.minus(Duration.ofMinutes(15)), 0, List.of())))
                 .isEqualTo(ReconciliationDecision.STUCK_INTENT_DETECTED);

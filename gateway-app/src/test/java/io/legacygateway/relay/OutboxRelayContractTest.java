@@ -45,8 +45,11 @@ abstract class OutboxRelayContractTest extends RelayTestSupport {
 
         List<TextMessage> messages = broker.drain(queue);
         assertThat(messages).hasSize(3);
+        assertThat(messages).extracting(m -> QueueProbe.property(m, MessageProperties.ID)).containsExactly(a, b, c);
         assertThat(messages).extracting(m -> QueueProbe.property(m, MessageProperties.DUPLICATE_ID))
-                .containsExactly(a, b, c);
+                .as("the duplicate id: event id and a digest of the envelope")
+                .allMatch(d -> d.matches("[^|]+\\|sha256:[0-9a-f]{32}"))
+                .extracting(d -> d.substring(0, d.indexOf('|'))).containsExactly(a, b, c);
         for (TextMessage m : messages) {
             EventEnvelope e = codec.read(m.getText());
             assertThat(m.getJMSDeliveryMode()).isEqualTo(DeliveryMode.PERSISTENT);

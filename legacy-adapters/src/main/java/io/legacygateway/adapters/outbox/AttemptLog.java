@@ -42,8 +42,14 @@ public final class AttemptLog {
     public enum Observation {
         /** Handed to the broker; no answer recorded (the cycle is running, or died): it may have been delivered. */
         SENT,
-        /** The broker stored it (or already held it, by its duplicate-detection id). */
+        /** The broker stored it (or already held it, by its duplicate-detection id, from an earlier send of this row). */
         CONFIRMED,
+        /**
+         * The broker already held this event (same duplicate-detection id: same event id and content) and the relay has
+         * no record of sending it: the row was marked published, but what consumers got came from elsewhere (a
+         * restored or reloaded outbox, another relay or table, attempts pruned or not logged).
+         */
+        DUPLICATE,
         /** The broker refused this event (charged as a failed attempt). */
         REFUSED,
         /** Not sent: an earlier event of its aggregate was refused in the same batch. */
@@ -178,6 +184,11 @@ public final class AttemptLog {
     /** Rows with more than one attempt since {@code since} that may have reached the broker, at most {@code limit}. */
     public List<String> repeated(Instant since, int limit) {
         return firstColumn(sql("attempt.repeated", Map.of()), limit, relay, time(since));
+    }
+
+    /** Rows with an attempt observed as {@link Observation#DUPLICATE} since {@code since}, at most {@code limit}. */
+    public List<String> duplicates(Instant since, int limit) {
+        return firstColumn(sql("attempt.duplicates", Map.of()), limit, relay, time(since));
     }
 
     /** Rows a committed cycle marked published since {@code since}, newest first, at most {@code limit}. */

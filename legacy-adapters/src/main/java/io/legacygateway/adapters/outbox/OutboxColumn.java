@@ -29,7 +29,8 @@ public enum OutboxColumn {
     /** Insertion order: rows are claimed and published in this order. */
     ORDER("orderColumn", "seq", Requirement.ALWAYS, "insertion order; rows are claimed and published in this order",
             EnumSet.of(TEXT, CHAR, INTEGER, DECIMAL, TIMESTAMP, TIMESTAMP_TZ, DATE), null),
-    EVENT_ID("eventIdColumn", "id", Requirement.ALWAYS, "globally unique event id (CloudEvents id, _AMQ_DUPL_ID)",
+    EVENT_ID("eventIdColumn", "id", Requirement.ALWAYS,
+            "globally unique event id (CloudEvents id; with a digest of the envelope, _AMQ_DUPL_ID)",
             EnumSet.of(TEXT, CHAR, UUID, INTEGER, DECIMAL), "eventId"),
     AGGREGATE_TYPE("aggregateTypeColumn", "aggregate_type", Requirement.ALWAYS,
             "aggregate type (extension aggregatetype)", EnumSet.of(TEXT, CHAR, UUID, INTEGER, DECIMAL), "aggregateType"),

@@ -205,7 +205,7 @@ UPDATE {attempts} SET observation = ?, detail = ? WHERE cycle_id = ? AND observa
 
 -- name: attempt.markCycle
 -- After the cycle's transaction committed. binds: cycle id
-UPDATE {attempts} SET mark_state = CASE observation WHEN 'CONFIRMED' THEN 'PUBLISHED' WHEN 'DEFERRED' THEN 'UNCHANGED' WHEN 'REFUSED' THEN 'RETRY' WHEN 'NOT_SENT' THEN 'RETRY' ELSE 'UNCHANGED' END WHERE cycle_id = ?
+UPDATE {attempts} SET mark_state = CASE observation WHEN 'CONFIRMED' THEN 'PUBLISHED' WHEN 'DUPLICATE' THEN 'PUBLISHED' WHEN 'DEFERRED' THEN 'UNCHANGED' WHEN 'REFUSED' THEN 'RETRY' WHEN 'NOT_SENT' THEN 'RETRY' ELSE 'UNCHANGED' END WHERE cycle_id = ?
 
 -- name: attempt.markRow
 -- binds: mark state, cycle id, row key
@@ -223,6 +223,10 @@ SELECT row_key, event_id, aggregate_key, attempted_at, instance, observation, ma
 -- Rows with more than one attempt that may have reached the broker (confirmed, or sent without a recorded answer)
 -- since a time. binds: relay, since
 SELECT row_key FROM {attempts} WHERE relay = ? AND attempted_at >= ? AND observation IN ('CONFIRMED', 'SENT') GROUP BY row_key HAVING COUNT(*) > 1
+
+-- name: attempt.duplicates
+-- Rows the broker reported as duplicates that the relay has no record of sending, since a time. binds: relay, since
+SELECT DISTINCT row_key FROM {attempts} WHERE relay = ? AND attempted_at >= ? AND observation = 'DUPLICATE'
 
 -- name: attempt.published
 -- Rows whose publication a committed cycle marked, since a time, newest first. binds: relay, since
