@@ -56,12 +56,17 @@ class RemoteCommandsStartNoContextTest {
                 new Case("relay failed cli-orders", 0, "[ ]"),
                 new Case("dlq list", 0, "Dead-letter address DLA: "),
                 new Case("reconcile cli-orders", 0, "Reconciliation report at "),
-                new Case("relay list --password=wrong", 1, "error: HTTP 401"));
+                new Case("relay list --password=wrong", 1, "error: HTTP 401"),
+                new Case("dlq list --gateway=http://127.0.0.1:1", 1,
+                        "error: cannot reach the gateway at http://127.0.0.1:1 (--gateway or GATEWAY_URL)"));
         for (Case c : cases) {
             List<String> args = new ArrayList<>(List.of(c.args().split(" ")));
-            args.addAll(List.of("--gateway=http://127.0.0.1:" + port, "--user=test-operator"));
-            if (args.stream().noneMatch(a -> a.startsWith("--password="))) {
-                args.add("--password=test-operator-secret");
+            for (String option : List.of("--gateway=http://127.0.0.1:" + port, "--user=test-operator",
+                    "--password=test-operator-secret")) {
+                String name = option.substring(0, option.indexOf('=') + 1);
+                if (args.stream().noneMatch(a -> a.startsWith(name))) {
+                    args.add(option);
+                }
             }
             GatewayProcess.Result run = GatewayProcess.run(workDir, Duration.ofSeconds(120),
                     args.toArray(String[]::new));
