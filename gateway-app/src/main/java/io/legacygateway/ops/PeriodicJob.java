@@ -33,7 +33,7 @@ public abstract class PeriodicJob implements ApplicationListener<ApplicationRead
     private volatile boolean running;
 
     /**
-     * @param interval    time between the end of one run and the start of the next; zero turns the job off
+     * @param interval       time between the end of one run and the start of the next; zero turns the job off
      * @param startWhenReady false in a command process ({@code java -jar gateway-app.jar <command>}), which runs
      *                       no routes and exits
      */
