@@ -1,12 +1,16 @@
 package io.legacygateway;
 
 import io.legacygateway.cli.GatewayCli;
+import java.util.ArrayList;
+import java.util.List;
+import org.slf4j.LoggerFactory;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 
 /**
  * The gateway. Without arguments (or with {@code --key=value} options only) it runs the routes; with a command word
- * ({@code java -jar gateway-app.jar help}) it runs that command and exits.
+ * ({@code java -jar gateway-app.jar help}) it runs that command and exits. A startup that fails ends the process with
+ * status 1, its cause on the last ERROR line (threads of libraries, such as a broker client's, do not keep it alive).
  */
 @SpringBootApplication
 public class GatewayApplication {
@@ -14,6 +18,30 @@ public class GatewayApplication {
         if (GatewayCli.isCommand(args)) {
             System.exit(GatewayCli.run(args));
         }
-        SpringApplication.run(GatewayApplication.class, args);
+        try {
+            SpringApplication.run(GatewayApplication.class, args);
+        } catch (RuntimeException | Error failure) {
+            // Spring Boot has logged the stack trace and closed the context
+            LoggerFactory.getLogger(GatewayApplication.class).error("The gateway did not start: {}", cause(failure));
+            System.exit(1);
+        }
+    }
+
+    /**
+     * The failure's cause chain, outermost first, without the wrappers whose message only repeats their cause's: for
+     * example {@code NoSuchFileException: routes/demo} rather than three exceptions saying so.
+     */
+    static String cause(Throwable failure) {
+        List<String> chain = new ArrayList<>();
+        for (Throwable t = failure; t != null && chain.size() < 10; t = t.getCause()) {
+            Throwable next = t.getCause();
+            String message = t.getMessage();
+            boolean wrapper = next != null && (message == null || (next.getMessage() != null
+                    && message.contains(next.getMessage())));
+            if (!wrapper) {
+                chain.add(t.getClass().getSimpleName() + (message == null ? "" : ": " + message));
+            }
+        }
+        return String.join("; caused by ", chain);
     }
 }

@@ -51,16 +51,6 @@ public class TriggersCommand implements GatewayCommand {
         this.dataSources = dataSources;
     }
 
-    @Override
-    public String name() {
-        return "triggers";
-    }
-
-    @Override
-    public String summary() {
-        return "capture a table's changes into the outbox with triggers: --table=T --dry-run|--install|--remove";
-    }
-
     private static String usage() {
         return """
                 usage: triggers --table=<table> --dry-run|--install|--remove

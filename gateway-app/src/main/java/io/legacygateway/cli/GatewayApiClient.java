@@ -71,8 +71,13 @@ public final class GatewayApiClient {
         if (authorization != null) {
             request.header("Authorization", authorization);
         }
-        HttpResponse<String> r = http.send(request.timeout(Duration.ofMinutes(5)).build(),
-                HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> r;
+        try {
+            r = http.send(request.timeout(Duration.ofMinutes(5)).build(), HttpResponse.BodyHandlers.ofString());
+        } catch (IOException e) {
+            throw new IOException("cannot reach the gateway at " + base + " (--gateway or GATEWAY_URL): "
+                    + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()), e);
+        }
         return new Response(r.statusCode(), r.body());
     }
 

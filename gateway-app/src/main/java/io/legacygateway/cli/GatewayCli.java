@@ -1,18 +1,23 @@
 package io.legacygateway.cli;
 
 import io.legacygateway.GatewayApplication;
+import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.List;
-import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.core.env.Environment;
 
 /**
- * Runs a {@link GatewayCommand}. Arguments starting with {@code --} and containing {@code =} before the command name
- * are Spring options (for example {@code --spring.profiles.active=prod}); the rest goes to the command.
+ * Runs a command of {@link GatewayCommands}: {@code java -jar gateway-app.jar [--spring options] <command> [args]}.
+ * Arguments starting with {@code --} before the command word are Spring options (for example
+ * {@code --spring.profiles.active=prod}); a configured command's context reads them, a remote command ignores them.
+ * The command is chosen from the arguments alone: {@code help}, {@code --help}, {@code -h} and an unknown word print
+ * the list and start nothing (exit 0, unknown: 2), a remote command starts no Spring context.
  */
 public final class GatewayCli {
 
@@ -22,22 +27,67 @@ public final class GatewayCli {
     /** Set in a command's context: scheduled jobs (metrics sampler, retention) do not start there. */
     static final String COMMAND_PROPERTY = "gateway-cli.command";
 
+    private static final Set<String> HELP = Set.of("help", "--help", "-h");
+
     /** Whether this Spring context runs a command rather than the gateway. */
-    public static boolean isCommandContext(org.springframework.core.env.Environment environment) {
+    public static boolean isCommandContext(Environment environment) {
         return environment.getProperty(COMMAND_PROPERTY, Boolean.class, false);
     }
 
-    /** True when the process was started as a command rather than as the gateway. */
+    /** True when the process was started as a command (or for help) rather than as the gateway. */
     public static boolean isCommand(String[] args) {
-        return args.length > 0 && Arrays.stream(args).anyMatch(a -> !a.startsWith("--"));
+        return Arrays.stream(args).anyMatch(a -> !a.startsWith("--") || HELP.contains(a));
     }
 
+    /** Runs the command {@code args} name and returns the process exit status. */
     public static int run(String[] args) {
         List<String> spring = new ArrayList<>();
         List<String> command = new ArrayList<>();
         for (String a : args) {
-            (command.isEmpty() && a.startsWith("--") && a.contains("=") ? spring : command).add(a);
+            (command.isEmpty() && a.startsWith("--") && !HELP.contains(a) ? spring : command).add(a);
         }
+        String word = command.get(0);
+        if (HELP.contains(word)) {
+            help(System.out);
+            return 0;
+        }
+        Optional<GatewayCommands.Entry> entry = GatewayCommands.named(word);
+        if (entry.isEmpty()) {
+            System.err.println("Unknown command '" + word + "'.");
+            help(System.err);
+            return 2;
+        }
+        List<String> arguments = command.subList(1, command.size());
+        try {
+            if (!entry.get().needsConfiguration()) {
+                return entry.get().remote().get().run(arguments, System.out);
+            }
+            try (ConfigurableApplicationContext context = commandContext(spring)) {
+                return context.getBean(entry.get().bean()).run(arguments, System.out);
+            }
+        } catch (Exception e) {
+            System.err.println("error: " + e.getMessage());
+            return 1;
+        }
+    }
+
+    /** The list of commands, one line each. */
+    static void help(PrintStream out) {
+        out.println("Usage: java -jar gateway-app.jar [--spring.option=value ...] [<command> [arguments]]");
+        out.println("Without a command the gateway runs (the demo under the default profile). Commands:");
+        for (GatewayCommands.Entry e : GatewayCommands.all()) {
+            out.printf("  %-10s %s%n", e.name(), e.summary());
+        }
+        out.printf("  %-10s %s%n", "help", "this list (also --help, -h)");
+        out.println(String.join(", ", GatewayCommands.all().stream().filter(e -> !e.needsConfiguration())
+                .map(GatewayCommands.Entry::name).toList()) + ": talk to a running gateway (--gateway=URL --user="
+                + " --password=, or GATEWAY_URL, GATEWAY_USER, GATEWAY_PASSWORD) and read no other configuration.");
+        out.println("Exit status: 0 done, 1 a finding to act on or a failure, 2 bad usage or unknown command.");
+    }
+
+    /** The gateway's configuration without web server, routes, demo traffic or scheduled jobs. */
+    private static ConfigurableApplicationContext commandContext(List<String> options) {
+        List<String> spring = new ArrayList<>(options);
         spring.addAll(List.of(
                 "--spring.main.web-application-type=none",
                 "--spring.main.banner-mode=off",
@@ -50,22 +100,7 @@ public final class GatewayCli {
                 "--gateway.dead-letters.depth-interval=0",
                 "--logging.level.root=WARN",
                 "--logging.level.org.apache.camel.spring.boot=ERROR"));
-        try (ConfigurableApplicationContext context = new SpringApplicationBuilder(GatewayApplication.class)
-                .web(WebApplicationType.NONE).logStartupInfo(false).run(spring.toArray(String[]::new))) {
-            Map<String, GatewayCommand> commands = context.getBeansOfType(GatewayCommand.class);
-            String name = command.get(0);
-            GatewayCommand selected = commands.values().stream().filter(c -> c.name().equals(name)).findFirst()
-                    .orElse(null);
-            if (selected == null) {
-                System.out.println(name.equals("help") ? "Commands:" : "Unknown command '" + name + "'. Commands:");
-                commands.values().stream().sorted(Comparator.comparing(GatewayCommand::name))
-                        .forEach(c -> System.out.printf("  %-12s %s%n", c.name(), c.summary()));
-                return name.equals("help") ? 0 : 2;
-            }
-            return selected.run(command.subList(1, command.size()), System.out);
-        } catch (Exception e) {
-            System.err.println("error: " + e.getMessage());
-            return 1;
-        }
+        return new SpringApplicationBuilder(GatewayApplication.class).web(WebApplicationType.NONE)
+                .logStartupInfo(false).run(spring.toArray(String[]::new));
     }
 }

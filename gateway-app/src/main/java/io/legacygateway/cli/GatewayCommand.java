@@ -4,17 +4,13 @@ import java.io.PrintStream;
 import java.util.List;
 
 /**
- * A subcommand of the gateway jar: {@code java -jar gateway-app.jar <name> [arguments]}. Commands are Spring beans;
- * they run in a context built from the same configuration as the gateway (profiles, {@code gateway.datasources}, broker
- * settings) but without web server, routes or demo traffic, and the process exits with the returned status.
+ * A subcommand of the gateway jar: {@code java -jar gateway-app.jar <name> [arguments]}, listed with its name and
+ * summary in {@link GatewayCommands}. A remote command (a client of a running gateway's REST API) is a plain object
+ * run without Spring; a configured command is a bean of a context built from the same configuration as the gateway
+ * (profiles, {@code gateway.datasources}, broker settings) but without web server, routes or demo traffic. The
+ * process exits with the returned status.
  */
 public interface GatewayCommand {
-
-    /** The word that selects the command, for example {@code triggers}. */
-    String name();
-
-    /** One line for {@code help}. */
-    String summary();
 
     /**
      * @param args the arguments after the command name ({@code --key=value} Spring options already removed)

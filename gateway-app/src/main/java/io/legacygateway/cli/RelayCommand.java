@@ -34,16 +34,6 @@ public class RelayCommand implements GatewayCommand {
 
     private final ObjectMapper json = new ObjectMapper();
 
-    @Override
-    public String name() {
-        return "relay";
-    }
-
-    @Override
-    public String summary() {
-        return "relays and their FAILED rows on a running gateway: list | failed <relay> | retry <relay>";
-    }
-
     private static String usage() {
         return """
                 usage: relay list

@@ -2,7 +2,6 @@ package io.legacygateway.config;
 
 import io.legacygateway.broker.BrokerXmlCustomizer;
 import io.legacygateway.cli.GatewayCli;
-import io.legacygateway.cli.RelayCommand;
 import io.legacygateway.ops.ConsumerMBeans;
 import io.legacygateway.ops.GatewayHealthIndicators;
 import io.legacygateway.ops.GatewayMBeans;
@@ -16,7 +15,6 @@ import io.legacygateway.inbox.InboxConsumerFactory;
 import io.legacygateway.inbox.InboxConsumerTemplate;
 import io.legacygateway.inbox.InboxDeliveryHook;
 import io.legacygateway.reconciliation.LabCommand;
-import io.legacygateway.reconciliation.ReconcileCommand;
 import io.legacygateway.reconciliation.Reconciliation;
 import io.legacygateway.reconciliation.ReconciliationJmx;
 import io.legacygateway.reconciliation.ReconciliationLab;
@@ -98,12 +96,6 @@ public class GatewayConfiguration {
         return new TriggersCommand(dataSources);
     }
 
-    /** {@code java -jar gateway-app.jar relay list|failed|retry}: FAILED rows through a running gateway's API. */
-    @Bean
-    RelayCommand relayCommand() {
-        return new RelayCommand();
-    }
-
     @Bean
     Reconciliation reconciliation(GatewayProperties properties, OutboxRelayFactory relays,
                                   GatewayDataSources dataSources, Clock clock) {
@@ -113,11 +105,6 @@ public class GatewayConfiguration {
     @Bean
     ReconciliationJmx reconciliationJmx(Reconciliation reconciliation, GatewayMBeans mbeans) {
         return new ReconciliationJmx(reconciliation, mbeans);
-    }
-
-    @Bean
-    ReconcileCommand reconcileCommand() {
-        return new ReconcileCommand();
     }
 
     @Bean

@@ -14,9 +14,9 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /**
- * Dead-letter listing and redelivery: the service, the depth gauge, the JMX bean, the {@code dlq} command (REST:
- * {@link DeadLetterController}). The broker is reached through the application's {@link ConnectionFactory}, embedded
- * or standalone alike.
+ * Dead-letter listing and redelivery: the service, the depth gauge, the JMX bean (REST: {@link DeadLetterController},
+ * whose client is the {@code dlq} command). The broker is reached through the application's {@link ConnectionFactory},
+ * embedded or standalone alike.
  */
 @Configuration(proxyBeanMethods = false)
 public class DeadLetterConfiguration {
@@ -51,11 +51,5 @@ public class DeadLetterConfiguration {
     @Bean
     DeadLettersMBean deadLettersMBean(DeadLetterRedelivery redelivery, ObjectMapper json) {
         return new DeadLettersMBean(redelivery, json);
-    }
-
-    /** {@code java -jar gateway-app.jar dlq ...}: the operator's command line, through the gateway's REST API. */
-    @Bean
-    DeadLettersCommand deadLettersCommand() {
-        return new DeadLettersCommand();
     }
 }

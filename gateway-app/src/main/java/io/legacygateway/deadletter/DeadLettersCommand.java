@@ -42,16 +42,6 @@ public class DeadLettersCommand implements GatewayCommand {
     private final ObjectMapper json = new ObjectMapper();
 
     @Override
-    public String name() {
-        return "dlq";
-    }
-
-    @Override
-    public String summary() {
-        return "dead letters: list, show, redeliver (through the gateway's REST API)";
-    }
-
-    @Override
     public int run(List<String> arguments, PrintStream out) throws Exception {
         List<String> args = new ArrayList<>(arguments);
         GatewayApiClient api = GatewayApiClient.from(args);

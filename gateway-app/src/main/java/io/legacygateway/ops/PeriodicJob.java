@@ -6,34 +6,42 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.DisposableBean;
+import org.springframework.boot.context.event.ApplicationReadyEvent;
+import org.springframework.context.ApplicationListener;
 import org.springframework.context.SmartLifecycle;
 
 /**
- * Work the gateway does on a schedule of its own (metric samples, retention, dead-letter depth): one daemon thread,
- * started and stopped with the application. A failing run is logged and the next one comes at the next interval; on
- * stop a run in progress may finish (it is short and bounded by timeouts) for up to 5 s.
+ * Work the gateway does on a schedule of its own (metric samples, retention, dead-letter depth): one daemon thread.
+ * It starts when the application is ready ({@link ApplicationReadyEvent}), so a startup that fails never runs it: the
+ * context's lifecycle start comes before Camel starts the routes, and a context whose refresh fails is destroyed
+ * without a lifecycle stop, which left such jobs running against closed pools and brokers. It stops first when the
+ * context closes (lifecycle stop, highest phase), or when its bean is destroyed. A failing run is logged and the next
+ * one comes at the next interval; on stop a run in progress may finish (it is short and bounded by timeouts) for up
+ * to 5 s.
  */
-public abstract class PeriodicJob implements SmartLifecycle {
+public abstract class PeriodicJob implements ApplicationListener<ApplicationReadyEvent>, SmartLifecycle,
+        DisposableBean {
 
     private static final Logger log = LoggerFactory.getLogger(PeriodicJob.class);
 
     private final String thread;
     private final Duration firstDelay;
     private final Duration interval;
-    private final boolean autoStartup;
+    private final boolean startWhenReady;
     private volatile ScheduledExecutorService executor;
     private volatile boolean running;
 
     /**
-     * @param interval    time between the end of one run and the start of the next; zero turns the job off
-     * @param autoStartup false in a command process ({@code java -jar gateway-app.jar <command>}), which runs no
-     *                    routes and exits
+     * @param interval       time between the end of one run and the start of the next; zero turns the job off
+     * @param startWhenReady false in a command process ({@code java -jar gateway-app.jar <command>}), which runs
+     *                       no routes and exits
      */
-    protected PeriodicJob(String thread, Duration firstDelay, Duration interval, boolean autoStartup) {
+    protected PeriodicJob(String thread, Duration firstDelay, Duration interval, boolean startWhenReady) {
         this.thread = thread;
         this.firstDelay = firstDelay;
         this.interval = interval;
-        this.autoStartup = autoStartup;
+        this.startWhenReady = startWhenReady;
     }
 
     protected static Duration shorter(Duration a, Duration b) {
@@ -57,7 +65,17 @@ public abstract class PeriodicJob implements SmartLifecycle {
     }
 
     @Override
+    public void onApplicationEvent(ApplicationReadyEvent event) {
+        if (startWhenReady) {
+            start();
+        }
+    }
+
+    @Override
     public synchronized void start() {
+        if (running) {
+            return;
+        }
         if (interval.isZero()) {
             log.info("{} is off (interval 0)", thread);
             return;
@@ -96,8 +114,14 @@ public abstract class PeriodicJob implements SmartLifecycle {
     }
 
     @Override
+    public void destroy() {
+        stop();
+    }
+
+    /** Never started by the lifecycle processor: {@link #onApplicationEvent} starts it once the application is ready. */
+    @Override
     public boolean isAutoStartup() {
-        return autoStartup;
+        return false;
     }
 
     @Override

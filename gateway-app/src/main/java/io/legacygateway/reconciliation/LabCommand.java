@@ -28,16 +28,6 @@ public class LabCommand implements GatewayCommand {
     }
 
     @Override
-    public String name() {
-        return "lab";
-    }
-
-    @Override
-    public String summary() {
-        return "run the four reconciliation probes against the configured database and broker: [--data-source=NAME]";
-    }
-
-    @Override
     public int run(List<String> arguments, PrintStream out) throws Exception {
         List<String> args = new ArrayList<>(arguments);
         String dataSource = GatewayApiClient.option(args, "data-source", audit.dataSource());

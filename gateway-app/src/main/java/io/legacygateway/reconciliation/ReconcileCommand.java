@@ -22,16 +22,6 @@ public class ReconcileCommand implements GatewayCommand {
             .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
 
     @Override
-    public String name() {
-        return "reconcile";
-    }
-
-    @Override
-    public String summary() {
-        return "reconciliation report of a running gateway: [relay] [--all] [--intent-id=ID] [--json]; exit 1 on findings";
-    }
-
-    @Override
     public int run(List<String> arguments, PrintStream out) throws Exception {
         List<String> args = new ArrayList<>(arguments);
         GatewayApiClient api = GatewayApiClient.from(args);

@@ -60,8 +60,7 @@ class DeadLetterOperatorSurfacesTest extends DeadLetterTestSupport {
     int port;
     @Autowired
     ConnectionFactory connectionFactory;
-    @Autowired
-    DeadLettersCommand command;
+    final DeadLettersCommand command = new DeadLettersCommand();
 
     final HttpClient http = HttpClient.newHttpClient();
 

@@ -1,0 +1,67 @@
+package io.legacygateway.cli;
+
+import io.legacygateway.capture.TriggersCommand;
+import io.legacygateway.deadletter.DeadLettersCommand;
+import io.legacygateway.reconciliation.LabCommand;
+import io.legacygateway.reconciliation.ReconcileCommand;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Supplier;
+
+/**
+ * The commands of the jar, in the order {@code help} lists them: the one place a command is added. Known without
+ * starting anything, so that {@code help} and the choice of a command never start Spring.
+ *
+ * <ul>
+ *   <li>{@link #remote remote}: talks to a running gateway over REST ({@link GatewayApiClient}); runs in a plain JVM,
+ *       without Spring, datasource, broker or Camel, and so needs no database password;</li>
+ *   <li>{@link #configured configured}: works on the configured databases or broker itself; runs as a bean of a Spring
+ *       context built from the gateway's configuration, without web server or routes ({@link GatewayCli}).</li>
+ * </ul>
+ */
+public final class GatewayCommands {
+
+    /**
+     * A command word, its line in {@code help}, and its {@link GatewayCommand}: made by {@code remote}, or the bean of
+     * type {@code bean} in the command context (exactly one of the two is set).
+     */
+    public record Entry(String name, String summary, Supplier<GatewayCommand> remote,
+                        Class<? extends GatewayCommand> bean) {
+
+        public boolean needsConfiguration() {
+            return remote == null;
+        }
+    }
+
+    private static final List<Entry> ALL = List.of(
+            remote("relay", "relays and their FAILED rows on a running gateway: list | failed <relay> | retry <relay>",
+                    RelayCommand::new),
+            remote("dlq", "dead letters on a running gateway: list | show | redeliver", DeadLettersCommand::new),
+            remote("reconcile", "reconciliation report of a running gateway: [relay] [--all] [--intent-id=ID] [--json];"
+                    + " exit 1 on findings", ReconcileCommand::new),
+            configured("lab", "run the four reconciliation probes against the configured database and broker:"
+                    + " [--data-source=NAME]", LabCommand.class),
+            configured("triggers", "capture a table's changes into the outbox with triggers: --table=T"
+                    + " --dry-run|--install|--remove", TriggersCommand.class));
+
+    private GatewayCommands() {
+    }
+
+    /** A command that needs nothing but its arguments and the environment (no Spring context). */
+    static Entry remote(String name, String summary, Supplier<GatewayCommand> command) {
+        return new Entry(name, summary, command, null);
+    }
+
+    /** A command that is a bean of the command context (the gateway's configuration, no web server, no routes). */
+    static Entry configured(String name, String summary, Class<? extends GatewayCommand> bean) {
+        return new Entry(name, summary, null, bean);
+    }
+
+    public static List<Entry> all() {
+        return ALL;
+    }
+
+    public static Optional<Entry> named(String name) {
+        return ALL.stream().filter(e -> e.name().equals(name)).findFirst();
+    }
+}

@@ -1,0 +1,91 @@
+package io.legacygateway.testsupport;
+
+import io.legacygateway.GatewayApplication;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+
+/**
+ * {@code java io.legacygateway.GatewayApplication <args>} in a process of its own, as a user runs the jar: the test
+ * classpath, a working directory the test chooses, output and error merged and read line by line as they come (each
+ * line with the time it was read), and the JVM's class-loading log, so a test can tell what the process started
+ * (a Spring context, a connection pool, a broker client) from the classes it loaded.
+ */
+public final class GatewayProcess {
+
+    /** A line of output and when it was read ({@link System#nanoTime()}). */
+    public record Line(long nanos, String text) {
+    }
+
+    /**
+     * @param exitCode the process's exit status, or {@code null} when it was still running at the timeout (then
+     *                 killed)
+     * @param started  {@link System#nanoTime()} just before the process was started
+     * @param ended    {@link System#nanoTime()} when it had ended (or was killed)
+     * @param classes  the names of the classes the JVM loaded
+     */
+    public record Result(Integer exitCode, List<Line> lines, long started, long ended, List<String> classes) {
+
+        public String output() {
+            return lines.stream().map(Line::text).collect(Collectors.joining("\n"));
+        }
+
+        public double seconds() {
+            return (ended - started) / 1e9;
+        }
+
+        /** The loaded classes whose names start with one of {@code prefixes}. */
+        public List<String> loaded(String... prefixes) {
+            return classes.stream().filter(c -> List.of(prefixes).stream().anyMatch(c::startsWith)).toList();
+        }
+    }
+
+    private GatewayProcess() {
+    }
+
+    public static Result run(Path workDir, Duration timeout, String... args) throws IOException, InterruptedException {
+        Path classLog = Files.createTempFile("gateway-classes-", ".log");
+        // the classpath in an argument file: the test classpath is longer than some command lines allow
+        Path argFile = Files.createTempFile("gateway-args-", ".txt");
+        Files.writeString(argFile, "-cp \"" + System.getProperty("java.class.path").replace("\\", "\\\\") + "\"\n");
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
+                .toString(), "@" + argFile, "-Xlog:class+load=info:file=" + classLog + ":none",
+                GatewayApplication.class.getName()));
+        command.addAll(List.of(args));
+        ProcessBuilder builder = new ProcessBuilder(command).directory(workDir.toFile()).redirectErrorStream(true);
+        long started = System.nanoTime();
+        Process process = builder.start();
+        List<Line> lines = Collections.synchronizedList(new ArrayList<>());
+        Thread reader = new Thread(() -> {
+            try (BufferedReader r = new BufferedReader(new InputStreamReader(process.getInputStream(),
+                    StandardCharsets.UTF_8))) {
+                for (String line; (line = r.readLine()) != null; ) {
+                    lines.add(new Line(System.nanoTime(), line));
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }, "gateway-process-output");
+        reader.start();
+        boolean exited = process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        long ended = System.nanoTime();
+        if (!exited) {
+            process.destroyForcibly().waitFor();
+        }
+        reader.join(TimeUnit.SECONDS.toMillis(10));
+        List<String> classes = Files.readAllLines(classLog).stream().map(l -> l.split(" ", 2)[0]).toList();
+        Files.deleteIfExists(classLog);
+        Files.deleteIfExists(argFile);
+        return new Result(exited ? process.exitValue() : null, List.copyOf(lines), started, ended, classes);
+    }
+}
