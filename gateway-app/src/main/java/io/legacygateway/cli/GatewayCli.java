@@ -6,6 +6,7 @@ import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
@@ -32,6 +33,9 @@ public final class GatewayCli {
         return args.length > 0 && Arrays.stream(args).anyMatch(a -> !a.startsWith("--"));
     }
 
+    /** Commands that need no Spring context: they run before one would start. */
+    static final List<GatewayCommand> WITHOUT_CONTEXT = List.of(new DdlCommand());
+
     public static int run(String[] args) {
         List<String> spring = new ArrayList<>();
         List<String> command = new ArrayList<>();
@@ -50,6 +54,16 @@ public final class GatewayCli {
                 "--gateway.dead-letters.depth-interval=0",
                 "--logging.level.root=WARN",
                 "--logging.level.org.apache.camel.spring.boot=ERROR"));
+        GatewayCommand plain = WITHOUT_CONTEXT.stream().filter(c -> c.name().equals(command.get(0))).findFirst()
+                .orElse(null);
+        if (plain != null) {
+            try {
+                return plain.run(command.subList(1, command.size()), System.out);
+            } catch (Exception e) {
+                System.err.println("error: " + e.getMessage());
+                return 1;
+            }
+        }
         try (ConfigurableApplicationContext context = new SpringApplicationBuilder(GatewayApplication.class)
                 .web(WebApplicationType.NONE).logStartupInfo(false).run(spring.toArray(String[]::new))) {
             Map<String, GatewayCommand> commands = context.getBeansOfType(GatewayCommand.class);
@@ -58,7 +72,8 @@ public final class GatewayCli {
                     .orElse(null);
             if (selected == null) {
                 System.out.println(name.equals("help") ? "Commands:" : "Unknown command '" + name + "'. Commands:");
-                commands.values().stream().sorted(Comparator.comparing(GatewayCommand::name))
+                Stream.concat(commands.values().stream(), WITHOUT_CONTEXT.stream())
+                        .sorted(Comparator.comparing(GatewayCommand::name))
                         .forEach(c -> System.out.printf("  %-12s %s%n", c.name(), c.summary()));
                 return name.equals("help") ? 0 : 2;
             }
