@@ -28,6 +28,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.jms.ConnectionFactory;
 import java.time.Clock;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.availability.ApplicationAvailability;
 import org.springframework.boot.actuate.health.HealthEndpoint;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
@@ -155,8 +156,11 @@ public class GatewayConfiguration {
 
     @Bean
     GatewaySampler gatewaySampler(GatewayProperties properties, OutboxRelayFactory relays,
-                                  ObjectProvider<HealthEndpoint> health, MeterRegistry meters, Environment environment) {
-        return new GatewaySampler(properties, relays, health, meters, GatewayCli.isCommandContext(environment));
+                                  ObjectProvider<HealthEndpoint> health,
+                                  ObjectProvider<ApplicationAvailability> availability, MeterRegistry meters,
+                                  Environment environment) {
+        return new GatewaySampler(properties, relays, health, availability, meters,
+                GatewayCli.isCommandContext(environment));
     }
 
     @Bean
