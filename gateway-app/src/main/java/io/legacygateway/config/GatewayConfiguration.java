@@ -28,6 +28,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.jms.ConnectionFactory;
 import java.time.Clock;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.boot.availability.ApplicationAvailability;
 import org.springframework.boot.actuate.health.HealthEndpoint;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
@@ -42,6 +43,12 @@ import org.springframework.jms.connection.SingleConnectionFactory;
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties(GatewayProperties.class)
 public class GatewayConfiguration {
+
+    /** A missing route folder matches nothing instead of failing the startup ({@link RouteFolders}). */
+    @Bean
+    static BeanPostProcessor routeFolders() {
+        return RouteFolders.installer();
+    }
 
     /** Decides every time-dependent outcome (backoff, retry, retention, reconciliation age); tests pin it. */
     @Bean
