@@ -79,8 +79,9 @@ public class DemoConfiguration {
                     (gateway.demo.duplicate-deliveries) and the log shows the inbox skipping the copy; now and then
                     an order for a customer without a wallet is dead-lettered (gateway.demo.poison-messages): list and
                     redeliver dead letters at {}/api/dead-letters (README: "Dead letters: list and redeliver").
-                      Hawtio (Camel routes, JMX):      {}/actuator/hawtio/   (the broker's queues: JMX tab,
-                                                       org.apache.activemq.artemis; no Artemis tab: README "Hawtio")
+                      Hawtio (Camel routes, JMX):      {}/actuator/hawtio/   (no Artemis tab: the embedded broker's
+                                                       queues are in the JMX tab, org.apache.activemq.artemis;
+                                                       README "Hawtio: what is there")
                       Metrics (Prometheus):            {}/actuator/prometheus   (grep gateway_outbox, gateway_inbox)
                       Health:                          {}/actuator/health
                       Reconciliation:                  {}/api/reconciliation?format=text&all=true{}

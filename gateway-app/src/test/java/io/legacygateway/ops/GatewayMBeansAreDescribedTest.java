@@ -90,5 +90,10 @@ class GatewayMBeansAreDescribedTest {
                 new ObjectName("io.legacygateway:type=Relay,name=jmx-described")).getOperations()).stream()
                 .filter(o -> o.getName().equals("retryFailed")).findFirst().orElseThrow();
         assertThat(retry.getSignature()).extracting(MBeanParameterInfo::getName).containsExactly("ids", "dryRun");
+
+        // README "Hawtio: what is there": the embedded broker's queues are in the same JMX tree
+        assertThat(server.queryNames(new ObjectName("org.apache.activemq.artemis:component=addresses,"
+                + "subcomponent=queues,queue=\"jmx.described\",*"), null)).singleElement()
+                .satisfies(q -> assertThat(server.getAttribute(q, "MessageCount")).isEqualTo(0L));
     }
 }
