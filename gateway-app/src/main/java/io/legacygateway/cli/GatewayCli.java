@@ -60,7 +60,7 @@ public final class GatewayCli {
         List<String> arguments = command.subList(1, command.size());
         try {
             if (!entry.get().needsConfiguration()) {
-                return entry.get().remote().get().run(arguments, System.out);
+                return entry.get().withoutContext().get().run(arguments, System.out);
             }
             try (ConfigurableApplicationContext context = commandContext(spring)) {
                 return context.getBean(entry.get().bean()).run(arguments, System.out);
@@ -79,7 +79,7 @@ public final class GatewayCli {
             out.printf("  %-10s %s%n", e.name(), e.summary());
         }
         out.printf("  %-10s %s%n", "help", "this list (also --help, -h)");
-        out.println(String.join(", ", GatewayCommands.all().stream().filter(e -> !e.needsConfiguration())
+        out.println(String.join(", ", GatewayCommands.all().stream().filter(GatewayCommands.Entry::talksToGateway)
                 .map(GatewayCommands.Entry::name).toList()) + ": talk to a running gateway (--gateway=URL --user="
                 + " --password=, or GATEWAY_URL, GATEWAY_USER, GATEWAY_PASSWORD) and read no other configuration.");
         out.println("Exit status: 0 done, 1 a finding to act on or a failure, 2 bad usage or unknown command.");

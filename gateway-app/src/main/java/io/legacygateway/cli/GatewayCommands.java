@@ -15,6 +15,7 @@ import java.util.function.Supplier;
  * <ul>
  *   <li>{@link #remote remote}: talks to a running gateway over REST ({@link GatewayApiClient}); runs in a plain JVM,
  *       without Spring, datasource, broker or Camel, and so needs no database password;</li>
+ *   <li>{@link #plain plain}: needs nothing but its arguments (the DDL that ships in the jar); a plain JVM too;</li>
  *   <li>{@link #configured configured}: works on the configured databases or broker itself; runs as a bean of a Spring
  *       context built from the gateway's configuration, without web server or routes ({@link GatewayCli}).</li>
  * </ul>
@@ -22,14 +23,15 @@ import java.util.function.Supplier;
 public final class GatewayCommands {
 
     /**
-     * A command word, its line in {@code help}, and its {@link GatewayCommand}: made by {@code remote}, or the bean of
-     * type {@code bean} in the command context (exactly one of the two is set).
+     * A command word, its line in {@code help}, and its {@link GatewayCommand}: made without a context ({@code withoutContext}), or the bean of
+     * type {@code bean} in the command context (exactly one of the two is set; {@code talksToGateway} for a command that
+     * calls a running gateway).
      */
-    public record Entry(String name, String summary, Supplier<GatewayCommand> remote,
+    public record Entry(String name, String summary, Supplier<GatewayCommand> withoutContext, boolean talksToGateway,
                         Class<? extends GatewayCommand> bean) {
 
         public boolean needsConfiguration() {
-            return remote == null;
+            return withoutContext == null;
         }
     }
 
@@ -39,22 +41,29 @@ public final class GatewayCommands {
             remote("dlq", "dead letters on a running gateway: list | show | redeliver", DeadLettersCommand::new),
             remote("reconcile", "reconciliation report of a running gateway: [relay] [--all] [--intent-id=ID] [--json];"
                     + " exit 1 on findings", ReconcileCommand::new),
+            plain("ddl", "print the gateway's tables as SQL: ddl <dialect> [outbox|relay|inbox|operations]",
+                    DdlCommand::new),
             configured("lab", "run the four reconciliation probes against the configured database and broker:"
                     + " [--data-source=NAME]", LabCommand.class),
             configured("triggers", "capture a table's changes into the outbox with triggers: --table=T"
-                    + " --dry-run|--install|--remove", TriggersCommand.class));
+                    + " --dry-run|--install [--snapshot] [--definer=ACCOUNT]|--remove", TriggersCommand.class));
 
     private GatewayCommands() {
     }
 
     /** A command that needs nothing but its arguments and the environment (no Spring context). */
     static Entry remote(String name, String summary, Supplier<GatewayCommand> command) {
-        return new Entry(name, summary, command, null);
+        return new Entry(name, summary, command, true, null);
+    }
+
+    /** A command that needs nothing but its arguments (no Spring context, no gateway). */
+    static Entry plain(String name, String summary, Supplier<GatewayCommand> command) {
+        return new Entry(name, summary, command, false, null);
     }
 
     /** A command that is a bean of the command context (the gateway's configuration, no web server, no routes). */
     static Entry configured(String name, String summary, Class<? extends GatewayCommand> bean) {
-        return new Entry(name, summary, null, bean);
+        return new Entry(name, summary, null, false, bean);
     }
 
     public static List<Entry> all() {

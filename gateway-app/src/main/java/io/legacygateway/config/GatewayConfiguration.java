@@ -26,6 +26,8 @@ import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.jms.ConnectionFactory;
 import java.time.Clock;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.BeanPostProcessor;
+import org.springframework.boot.availability.ApplicationAvailability;
 import org.springframework.boot.actuate.health.HealthEndpoint;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
@@ -39,6 +41,12 @@ import org.springframework.jms.connection.SingleConnectionFactory;
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties(GatewayProperties.class)
 public class GatewayConfiguration {
+
+    /** A missing route folder matches nothing instead of failing the startup ({@link RouteFolders}). */
+    @Bean
+    static BeanPostProcessor routeFolders() {
+        return RouteFolders.installer();
+    }
 
     /** Decides every time-dependent outcome (backoff, retry, retention, reconciliation age); tests pin it. */
     @Bean
@@ -142,8 +150,11 @@ public class GatewayConfiguration {
 
     @Bean
     GatewaySampler gatewaySampler(GatewayProperties properties, OutboxRelayFactory relays,
-                                  ObjectProvider<HealthEndpoint> health, MeterRegistry meters, Environment environment) {
-        return new GatewaySampler(properties, relays, health, meters, GatewayCli.isCommandContext(environment));
+                                  ObjectProvider<HealthEndpoint> health,
+                                  ObjectProvider<ApplicationAvailability> availability, MeterRegistry meters,
+                                  Environment environment) {
+        return new GatewaySampler(properties, relays, health, availability, meters,
+                GatewayCli.isCommandContext(environment));
     }
 
     @Bean

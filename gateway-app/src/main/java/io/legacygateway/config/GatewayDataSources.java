@@ -3,6 +3,7 @@ package io.legacygateway.config;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import io.legacygateway.adapters.sql.Dialect;
+import io.legacygateway.adapters.sql.GatewaySchema;
 import io.legacygateway.adapters.sql.SchemaScripts;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -23,14 +24,11 @@ public class GatewayDataSources implements DisposableBean {
 
     private static final Logger log = LoggerFactory.getLogger(GatewayDataSources.class);
 
-    /** The gateway's own tables, created where {@code initialize-schema} is on. */
-    static final java.util.List<String> GATEWAY_SCRIPTS = java.util.List.of("outbox.sql", "relay-state.sql",
-            "inbox.sql", "operations.sql");
-
     private final Map<String, HikariDataSource> pools = new LinkedHashMap<>();
     private final Map<String, GatewayProperties.DataSourceSpec> specs;
     private final Map<String, Dialect> dialects = new ConcurrentHashMap<>();
     private final Map<String, PlatformTransactionManager> transactionManagers = new ConcurrentHashMap<>();
+    private final Set<String> initialized = ConcurrentHashMap.newKeySet();
 
     public GatewayDataSources(GatewayProperties properties) {
         this.specs = properties.datasources();
@@ -49,16 +47,25 @@ public class GatewayDataSources implements DisposableBean {
             spec.properties().forEach(config::addDataSourceProperty);
             pools.put(name, new HikariDataSource(config));
         });
-        specs.forEach((name, spec) -> {
-            if (spec.initializeSchema()) {
-                Dialect dialect = dialect(name);
-                for (String script : GATEWAY_SCRIPTS) {
-                    log.info("Creating the gateway's tables of {} in datasource '{}' ({}) if missing", script, name,
-                            dialect.id());
-                    SchemaScripts.apply(pools.get(name), dialect, script);
-                }
-            }
-        });
+    }
+
+    /**
+     * Creates the tables of one part of the gateway's DDL in that datasource if they are missing, when its
+     * {@code initialize-schema} is on; otherwise does nothing (the owner applies the DDL, {@code ddl} command). Called
+     * by what needs the part (a relay for its state datasource, a consumer for its datasource, the operator audit),
+     * so a datasource gets only the tables of what is configured on it. Applied once per datasource and part.
+     *
+     * @param forWhat who needs the tables, for the log line
+     */
+    public void initializeSchema(String name, GatewaySchema part, String forWhat) {
+        GatewayProperties.DataSourceSpec spec = specs.get(name);
+        if (spec == null || !spec.initializeSchema() || !initialized.add(name + "/" + part.part())) {
+            return;
+        }
+        Dialect dialect = dialect(name);
+        log.info("Creating the gateway's {} tables ({}) in datasource '{}' ({}) for {}, if missing", part.part(),
+                part.script(), name, dialect.id(), forWhat);
+        SchemaScripts.apply(pools.get(name), dialect, part);
     }
 
     public Set<String> names() {

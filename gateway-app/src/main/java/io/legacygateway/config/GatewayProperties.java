@@ -136,7 +136,10 @@ public record GatewayProperties(
      * @param password         password
      * @param maximumPoolSize  connections kept by the pool; default 10
      * @param connectTimeout   how long to wait for a connection; default 10s
-     * @param initializeSchema create the gateway's own tables (outbox, inbox) if missing; default false, because a legacy
+     * @param initializeSchema create, if missing, the gateway's own tables of what is configured on this datasource
+     *                         (a relay's state where it is the relay's stateDataSource, and the default outbox for a
+     *                         relay with table {@code outbox}; a consumer's inbox tables; the operator audit where it
+     *                         is gateway.operations.data-source) and nothing else; default false, because a legacy
      *                         database is not the gateway's to change unless its owner asks
      * @param properties       extra driver properties, for example {@code socketTimeout}
      */

@@ -11,7 +11,18 @@ import org.springframework.boot.context.event.ApplicationReadyEvent;
 import org.springframework.context.ApplicationListener;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.boot.context.properties.source.ConfigurationProperty;
+import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
+import org.springframework.boot.context.properties.source.ConfigurationPropertySource;
+import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
+import org.springframework.boot.origin.Origin;
+import org.springframework.boot.origin.OriginTrackedResource;
+import org.springframework.boot.origin.PropertySourceOrigin;
+import org.springframework.boot.origin.TextResourceOrigin;
+import org.springframework.core.env.ConfigurableEnvironment;
 import org.springframework.core.env.Environment;
+import org.springframework.core.io.ClassPathResource;
+import org.springframework.core.io.Resource;
 import jakarta.jms.ConnectionFactory;
 
 /**
@@ -51,15 +62,11 @@ public class DemoConfiguration {
     }
 
     @Bean
-    ApplicationListener<ApplicationReadyEvent> demoBanner(Environment env, GatewayProperties properties) {
+    ApplicationListener<ApplicationReadyEvent> demoBanner(ConfigurableEnvironment env, GatewayProperties properties) {
         return event -> {
             String base = "http://" + env.getProperty("server.address", "localhost") + ":"
                     + env.getProperty("local.server.port", env.getProperty("server.port", "8080"));
-            StringBuilder logins = new StringBuilder();
-            properties.security().users().forEach((name, user) -> logins.append(user.plainPassword()
-                    ? String.format("%n  Login (demo only, gateway.security.users.%s): user '%s', password '%s', roles %s",
-                            name, name, user.encodedPassword().substring("{noop}".length()), user.roles())
-                    : String.format("%n  Login: user '%s' (password encoded in gateway.security.users.%s)", name, name)));
+            String logins = logins(env, properties);
             log.info("""
 
                     ==== Legacy gateway demo is running ====
@@ -72,12 +79,60 @@ public class DemoConfiguration {
                     (gateway.demo.duplicate-deliveries) and the log shows the inbox skipping the copy; now and then
                     an order for a customer without a wallet is dead-lettered (gateway.demo.poison-messages): list and
                     redeliver dead letters at {}/api/dead-letters (README: "Dead letters: list and redeliver").
-                      Hawtio (Camel routes, Artemis):  {}/actuator/hawtio/
+                      Hawtio (Camel routes, JMX):      {}/actuator/hawtio/   (no Artemis tab: the embedded broker's
+                                                       queues are in the JMX tab, org.apache.activemq.artemis;
+                                                       README "Hawtio: what is there")
                       Metrics (Prometheus):            {}/actuator/prometheus   (grep gateway_outbox, gateway_inbox)
                       Health:                          {}/actuator/health
                       Reconciliation:                  {}/api/reconciliation?format=text&all=true{}
                     Stop with Ctrl-C; delete ./data/demo to start over.
                     """, base, base, base, base, base, logins);
         };
+    }
+
+    /**
+     * The banner's login lines. A password is printed only when it is plain text and comes from the configuration
+     * packaged in the jar (the documented demo login of application-demo.yml); one set anywhere else (environment,
+     * command line, a file of the operator's) is never printed, only where it was set.
+     */
+    static String logins(ConfigurableEnvironment env, GatewayProperties properties) {
+        StringBuilder logins = new StringBuilder();
+        properties.security().users().forEach((name, user) -> {
+            String key = "gateway.security.users." + name + ".password";
+            Origin origin = origin(env, key);
+            if (user.plainPassword() && packaged(origin)) {
+                logins.append(String.format("%n  Login (demo only, %s): user '%s', password '%s', roles %s", key,
+                        name, user.encodedPassword().substring("{noop}".length()), user.roles()));
+            } else {
+                logins.append(String.format("%n  Login: user '%s', roles %s (password as set in %s, not shown)",
+                        name, user.roles(), origin == null ? key : origin));
+            }
+        });
+        return logins.toString();
+    }
+
+    /** Whether the value comes from a file on the class path: the configuration packaged in the jar. */
+    private static boolean packaged(Origin origin) {
+        if (!(origin instanceof TextResourceOrigin text)) {
+            return false;
+        }
+        // Spring Boot's config data wraps the file's resource
+        Resource resource = text.getResource() instanceof OriginTrackedResource tracked ? tracked.getResource()
+                : text.getResource();
+        return resource instanceof ClassPathResource;
+    }
+
+    /** Where the value of {@code key} that wins comes from, or null when no source tells. */
+    private static Origin origin(ConfigurableEnvironment env, String key) {
+        ConfigurationPropertyName name = ConfigurationPropertyName.of(key);
+        for (ConfigurationPropertySource source : ConfigurationPropertySources.get(env)) {
+            ConfigurationProperty property = source.getConfigurationProperty(name);
+            if (property != null) {
+                Origin origin = property.getOrigin();
+                // the property source's origin wraps the file's, if it has one
+                return origin instanceof PropertySourceOrigin p && p.getOrigin() != null ? p.getOrigin() : origin;
+            }
+        }
+        return null;
     }
 }

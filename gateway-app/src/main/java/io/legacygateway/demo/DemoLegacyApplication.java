@@ -1,5 +1,8 @@
 package io.legacygateway.demo;
 
+import io.legacygateway.adapters.sql.Dialect;
+import io.legacygateway.adapters.sql.GatewaySchema;
+import io.legacygateway.adapters.sql.SchemaScripts;
 import io.legacygateway.capture.TriggersCommand;
 import io.legacygateway.config.GatewayDataSources;
 import io.legacygateway.config.GatewayProperties;
@@ -57,6 +60,7 @@ public class DemoLegacyApplication implements InitializingBean, DisposableBean {
         t.setDaemon(true);
         return t;
     });
+    private final Dialect dialect;
     private final Deque<Order> unpaid = new ArrayDeque<>();
     private final AtomicLong orders = new AtomicLong();
 
@@ -64,12 +68,15 @@ public class DemoLegacyApplication implements InitializingBean, DisposableBean {
                                  TriggersCommand triggers) {
         this.settings = properties.demo();
         this.dataSource = dataSources.get(settings.dataSource(), "gateway.demo.data-source");
+        this.dialect = dataSources.dialect(settings.dataSource());
         this.clock = clock;
         this.triggers = triggers;
     }
 
     @Override
     public void afterPropertiesSet() throws SQLException {
+        // the application owns its tables, the gateway's default outbox among them: its rows are written from the start
+        SchemaScripts.apply(dataSource, dialect, GatewaySchema.OUTBOX);
         try (Connection c = dataSource.getConnection()) {
             ScriptUtils.executeSqlScript(c, new ClassPathResource("demo/h2-orders.sql"));
         }

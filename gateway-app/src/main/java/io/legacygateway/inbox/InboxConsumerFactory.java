@@ -2,6 +2,7 @@ package io.legacygateway.inbox;
 
 import io.legacygateway.adapters.inbox.InboxStore;
 import io.legacygateway.adapters.sql.Dialect;
+import io.legacygateway.adapters.sql.GatewaySchema;
 import io.legacygateway.adapters.sql.TableInspector;
 import io.legacygateway.adapters.sql.TableName;
 import io.legacygateway.config.DurationText;
@@ -80,6 +81,7 @@ public class InboxConsumerFactory implements DisposableBean {
             throw new IllegalArgumentException(InboxSettings.label(c, "dataSource") + ": the inbox has no statements"
                     + " for " + dialect.id() + " (supported: PostgreSQL, MariaDB, H2)");
         }
+        dataSources.initializeSchema(s.dataSource(), GatewaySchema.INBOX, "inbox consumer '" + c + "'");
         TableName inbox = table(dataSource, dialect, s.inboxTable(), c, "inboxTable", "message_id", "consumer_name",
                 "processed_at");
         TableName sequences = null;

@@ -7,7 +7,6 @@ import javax.management.InstanceAlreadyExistsException;
 import javax.management.JMException;
 import javax.management.MBeanServer;
 import javax.management.ObjectName;
-import javax.management.StandardMBean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.DisposableBean;
@@ -33,10 +32,13 @@ public class GatewayMBeans implements DisposableBean {
         }
     }
 
-    /** Registers {@code implementation} under {@code name} with the operations and attributes of {@code type}. */
+    /**
+     * Registers {@code implementation} under {@code name} with the operations and attributes of {@code type}, described
+     * by the Spring JMX annotations of {@code type} ({@link DescribedMBean}).
+     */
     public <T> void register(ObjectName name, T implementation, Class<T> type) {
         try {
-            server.registerMBean(new StandardMBean(implementation, type), name);
+            server.registerMBean(new DescribedMBean<>(implementation, type), name);
             registered.add(name);
         } catch (InstanceAlreadyExistsException e) {
             log.warn("{} is registered already (another application context in this JVM); not registered again", name);

@@ -1,5 +1,6 @@
 package io.legacygateway.ops;
 
+import io.legacygateway.adapters.sql.GatewaySchema;
 import io.legacygateway.config.GatewayDataSources;
 import io.legacygateway.config.GatewayProperties;
 import java.sql.Timestamp;
@@ -30,6 +31,9 @@ public class OperationAudit {
             this.dataSource = configured;
         } else {
             this.dataSource = names.size() == 1 ? names.iterator().next() : null;
+        }
+        if (dataSource != null) {
+            dataSources.initializeSchema(dataSource, GatewaySchema.OPERATIONS, "the operator audit");
         }
     }
 

@@ -71,13 +71,13 @@ public class RetentionJob extends PeriodicJob {
             Duration keep = relay.settings().retention();
             if (keep != null && relay.source() instanceof OutboxStore store && store.keepsPublishedRows()) {
                 Instant cutoff = clock.instant().minus(keep);
-                outbox += purge("relay", relay.name(), relay.transaction(),
+                outbox += purge("outbox", relay.name(), relay.transaction(),
                         () -> store.deletePublishedBefore(cutoff, settings.batchSize()));
             }
         }
         Instant inboxCutoff = clock.instant().minus(settings.inbox());
         for (InboxConsumer consumer : consumers.consumers()) {
-            inbox += purge("consumer", consumer.name(), consumer.inboxTransaction(),
+            inbox += purge("inbox", consumer.name(), consumer.inboxTransaction(),
                     () -> consumer.inboxStore().deleteProcessedBefore(consumer.name(), inboxCutoff,
                             settings.batchSize()));
         }
@@ -94,10 +94,16 @@ public class RetentionJob extends PeriodicJob {
         return new Run(outbox, inbox, attempts);
     }
 
-    private int purge(String kind, String name, TransactionTemplate transaction, IntSupplier batch) {
+    /**
+     * @param kind  what is deleted: {@code outbox} (a relay's published rows), {@code inbox} (a consumer's inbox rows)
+     *              or {@code attempt-log} (a relay's attempts)
+     * @param owner the relay or consumer
+     */
+    private int purge(String kind, String owner, TransactionTemplate transaction, IntSupplier batch) {
+        // one set of tag keys for every series of the name: Prometheus drops the series of any other set
         Counter deleted = Counter.builder("gateway.retention.deleted")
-                .description("Rows deleted by retention: published outbox rows (tag relay) or inbox rows (tag"
-                        + " consumer)").tag(kind, name).register(meters);
+                .description("Rows deleted by retention, by kind (outbox, inbox, attempt-log) and owner (the relay"
+                        + " or consumer)").tag("kind", kind).tag("owner", owner).register(meters);
         int total = 0;
         try {
             int n;
@@ -108,11 +114,11 @@ public class RetentionJob extends PeriodicJob {
                 deleted.increment(n);
             } while (n == settings.batchSize() && !stopping());
             if (total > 0) {
-                log.info("Retention: deleted {} old row(s) of {} '{}'", total, kind, name);
+                log.info("Retention: deleted {} old {} row(s) of '{}'", total, kind, owner);
             }
         } catch (RuntimeException e) {
             failures.increment();
-            log.warn("Retention of {} '{}' stopped after {} row(s), retried in {}: {}", kind, name, total,
+            log.warn("Retention of {} rows of '{}' stopped after {} row(s), retried in {}: {}", kind, owner, total,
                     settings.interval(), e.toString());
         }
         return total;

@@ -9,6 +9,7 @@ import io.legacygateway.adapters.outbox.RejectionLog;
 import io.legacygateway.adapters.outbox.ValueTemplate;
 import io.legacygateway.adapters.outbox.ZeroWriteReader;
 import io.legacygateway.adapters.sql.Dialect;
+import io.legacygateway.adapters.sql.GatewaySchema;
 import io.legacygateway.adapters.sql.TableInspector;
 import io.legacygateway.config.GatewayDataSources;
 import io.legacygateway.config.GatewayProperties;
@@ -79,6 +80,13 @@ public class OutboxRelayFactory implements DisposableBean {
         }
         DataSource dataSource = dataSources.get(s.dataSource(), RelaySettings.label(s.relay(), "dataSource"));
         Dialect dialect = dataSources.dialect(s.dataSource());
+        dataSources.get(s.stateDataSource(), RelaySettings.label(s.relay(), "stateDataSource"));
+        String forRelay = "relay '" + s.relay() + "'";
+        // the gateway's default outbox, in the connection's default schema, is the one table of the DDL a relay reads
+        if (s.table().schema() == null && s.table().table().equalsIgnoreCase("outbox")) {
+            dataSources.initializeSchema(s.dataSource(), GatewaySchema.OUTBOX, forRelay);
+        }
+        dataSources.initializeSchema(s.stateDataSource(), GatewaySchema.RELAY, forRelay);
         TableInspector.Table table = TableInspector.inspect(dataSource, dialect, s.table(),
                 RelaySettings.label(s.relay(), "table"));
         UnaryOperator<String> label = p -> RelaySettings.label(s.relay(), p);

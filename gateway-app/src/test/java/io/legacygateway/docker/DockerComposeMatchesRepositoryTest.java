@@ -5,6 +5,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.networknt.schema.JsonSchema;
+import com.networknt.schema.JsonSchemaFactory;
+import com.networknt.schema.SchemaValidatorsConfig;
+import com.networknt.schema.SpecVersion;
 import io.legacygateway.config.GatewayProperties;
 import io.legacygateway.testsupport.StandaloneArtemis;
 import java.io.IOException;
@@ -12,6 +17,7 @@ import java.io.InputStream;
 import java.io.Reader;
 import java.net.URI;
 import java.net.URL;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -46,7 +52,8 @@ import org.yaml.snakeyaml.Yaml;
 /**
  * No Docker engine runs in CI, so {@code docker/compose.yaml} is never started there. This test checks instead that
  * what it refers to exists and agrees with the repository and the application's configuration: mounted files, the
- * jar the Dockerfile copies, ports, the gateways' environment variables, the broker account, the shared database.
+ * jar the Dockerfile copies, ports, the gateways' environment variables, the broker account, the shared database, the
+ * route folders of the include pattern; and that the file is valid for Compose v2 and docker-compose v1 (their schemas).
  * Compose variables are interpolated as compose would: {@code ${X:-default}} gives the default, {@code ${X}} and
  * {@code ${X:?message}} (which the operator must set) give {@code value-of-X}.
  */
@@ -94,6 +101,90 @@ class DockerComposeMatchesRepositoryTest {
         assertThat(bindMounts).isEqualTo(3 + 2 * 2);
         // the gateways' routes directory holds a route the default profile loads (routes/outbox/*.yaml)
         assertThat(DOCKER.resolve("routes/outbox/sales-outbox.yaml")).exists();
+    }
+
+    /**
+     * Every pattern of {@code camel.main.routes-include-pattern} as the gateways see it (application.yml unless the
+     * prod configuration overrides it) resolves, from the Dockerfile's working directory through the bind mounts, to
+     * a folder of the repository; together they find the sales relay. A folder that is missing would add no route
+     * (RouteFolders), but in compose every folder of the default pattern is there.
+     */
+    @Test
+    void everyRouteIncludePatternResolvesThroughTheMountsToAFolderOfTheRepository() throws Exception {
+        Matcher workdir = Pattern.compile("(?m)^WORKDIR (\\S+)$").matcher(dockerfile);
+        assertThat(workdir.find()).as("Dockerfile WORKDIR").isTrue();
+        for (String gateway : gateways) {
+            String patterns = gatewayEnvironment(gateway).getProperty("camel.main.routes-include-pattern");
+            assertThat(patterns).as(gateway + " include pattern").isNotBlank();
+            List<String> found = new ArrayList<>();
+            for (String pattern : patterns.split(",")) {
+                assertThat(pattern.trim()).as(gateway + " loads routes from files").startsWith("file:");
+                Path inContainer = Path.of(workdir.group(1)).resolve(pattern.trim().substring("file:".length()));
+                Path folder = hostPath(gateway, inContainer.getParent());
+                assertThat(folder).as(gateway + ": " + pattern + " in a mounted folder").isNotNull();
+                assertThat(folder).as(gateway + ": " + pattern + " resolves to a folder of the repository")
+                        .isDirectory().startsWith(ROOT);
+                try (DirectoryStream<Path> files = Files.newDirectoryStream(folder,
+                        inContainer.getFileName().toString())) {
+                    files.forEach(f -> found.add(ROOT.relativize(f).toString()));
+                }
+            }
+            assertThat(found).as(gateway + " routes").contains("docker/routes/outbox/sales-outbox.yaml");
+        }
+    }
+
+    /** The host path a gateway container sees at {@code inContainer}, through its bind mounts; null if none. */
+    private Path hostPath(String gateway, Path inContainer) {
+        for (Object volume : list(service(gateway).get("volumes"))) {
+            String[] parts = ((String) volume).split(":");
+            Path target = Path.of(parts[1]);
+            if (parts[0].startsWith(".") && inContainer.startsWith(target)) {
+                return DOCKER.resolve(parts[0]).resolve(target.relativize(inContainer).toString()).normalize();
+            }
+        }
+        return null;
+    }
+
+    /**
+     * The file is valid for both Compose implementations: Docker Compose v2 validates with the Compose Specification's
+     * schema, docker-compose v1 (1.27 to 1.29.2) with its own compose_spec.json (no top-level {@code name}). Copies of
+     * both, unchanged, are test resources ({@code compose-schema/README.md} says where from). No Docker engine runs
+     * here; this is what {@code docker compose config} would check first.
+     */
+    @Test
+    void theComposeFileValidatesAgainstTheSchemasOfComposeV2AndDockerComposeV1() throws Exception {
+        JsonNode file = new ObjectMapper().valueToTree(compose);
+        for (String schema : SCHEMAS.keySet()) {
+            assertThat(schema(schema).validate(file)).as("compose.yaml against " + schema).isEmpty();
+        }
+        // the validation is real: v1 refuses what only v2 knows
+        Map<String, Object> withName = new LinkedHashMap<>(compose);
+        withName.put("name", "legacy-gateway");
+        assertThat(schema("docker-compose-1.29.2-compose_spec.json").validate(new ObjectMapper().valueToTree(withName)))
+                .as("a top-level name in docker-compose v1").isNotEmpty();
+    }
+
+    /**
+     * Each schema with the draft its tool applies: the Compose Specification declares draft-07; docker-compose v1
+     * validates with a draft-4 validator (Python jsonschema's Draft4Validator), whatever its file declares (2019-09,
+     * with draft-4 {@code id}s), and checks the formats {@code ports} and {@code expose} only (its {@code duration} is
+     * Go's "5s", not ISO 8601): its formats are not asserted here, the ports are checked by
+     * {@link #portsAgreeBetweenComposeTheDockerfileTheGatewayAndTheBroker()}.
+     */
+    static final Map<String, SpecVersion.VersionFlag> SCHEMAS = Map.of(
+            "compose-spec.json", SpecVersion.VersionFlag.V7,
+            "docker-compose-1.29.2-compose_spec.json", SpecVersion.VersionFlag.V4);
+
+    private static JsonSchema schema(String name) throws IOException {
+        String resource = "compose-schema/" + name;
+        SpecVersion.VersionFlag draft = SCHEMAS.get(name);
+        try (InputStream in = new ClassPathResource(resource).getInputStream()) {
+            ObjectNode schema = (ObjectNode) new ObjectMapper().readTree(in);
+            schema.put("$schema", draft.getId());
+            SchemaValidatorsConfig config = SchemaValidatorsConfig.builder()
+                    .formatAssertionsEnabled(draft != SpecVersion.VersionFlag.V4).build();
+            return JsonSchemaFactory.getInstance(draft).getSchema(URI.create("classpath:" + resource), schema, config);
+        }
     }
 
     @Test

@@ -13,6 +13,7 @@ import io.legacygateway.testsupport.OutboxRows;
 import io.legacygateway.testsupport.StandaloneArtemis;
 import io.legacygateway.testsupport.TestDatabase;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tag;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -22,13 +23,16 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.UUID;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 import org.apache.camel.CamelContext;
 import org.apache.camel.builder.TemplatedRouteBuilder;
 import org.awaitility.Awaitility;
@@ -50,8 +54,9 @@ import io.legacygateway.deadletter.DeadLetterDepthSampler;
  * ({@code docker/prometheus/alerts.yml}) query only metrics a running gateway exports: a context with a relay and an
  * inbox consumer that did some work (events published and applied, one dead-lettered, a retention run, a backlog
  * sample) is scraped at
- * {@code /actuator/prometheus}, and every metric name in every query must be in the scrape. PostgreSQL, embedded
- * broker.
+ * {@code /actuator/prometheus}, and every metric name in every query must be in the scrape. Every gateway meter name
+ * has one set of tag keys (Prometheus drops the series of any other set), and retention has its series for each kind
+ * it ran for (outbox, inbox, attempt log). PostgreSQL, embedded broker.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 @AutoConfigureObservability
@@ -92,6 +97,7 @@ class GatewayMetricsMatchDashboardAndAlertsTest {
         p.put("relay", "metrics");
         p.put("dataSource", "legacy");
         p.put("destination", "queue:" + queue);
+        p.put("retention", "7d"); // so that retention runs for all three kinds: outbox, inbox, attempt log
         OutboxRelay relay = relays.create(p);
         TemplatedRouteBuilder.builder(camel, InboxConsumerTemplate.TEMPLATE).routeId("inbox-consumer-metrics")
                 .parameter("consumer", "metrics").parameter("dataSource", "legacy").parameter("queue", queue)
@@ -111,7 +117,20 @@ class GatewayMetricsMatchDashboardAndAlertsTest {
         Awaitility.await().atMost(Duration.ofSeconds(30))
                 .until(() -> deadLetterDepth.sample() && meters.find("gateway.dlq.depth").gauge() != null);
 
-        Set<String> exported = exportedNames();
+        String scrape = scrape();
+        assertThat(scrape.lines().filter(l -> l.startsWith("gateway_retention_deleted_total{")))
+                .as("one series per kind of retention, none dropped for another set of tag keys")
+                .anySatisfy(l -> assertThat(l).contains("kind=\"outbox\"").contains("owner=\"metrics\""))
+                .anySatisfy(l -> assertThat(l).contains("kind=\"inbox\"").contains("owner=\"metrics\""))
+                .anySatisfy(l -> assertThat(l).contains("kind=\"attempt-log\"").contains("owner=\"metrics\""));
+        Map<String, Set<Set<String>>> tagKeys = new TreeMap<>();
+        meters.getMeters().stream().filter(m -> m.getId().getName().startsWith("gateway.")).forEach(m ->
+                tagKeys.computeIfAbsent(m.getId().getName(), k -> new HashSet<>()).add(m.getId().getTags().stream()
+                        .map(Tag::getKey).collect(Collectors.toSet())));
+        assertThat(tagKeys).as("every gateway meter name has one set of tag keys (Prometheus drops the others)")
+                .allSatisfy((name, sets) -> assertThat(sets).as(name).hasSize(1));
+
+        Set<String> exported = exportedNames(scrape);
         Map<String, List<String>> queried = queriedNames();
         assertThat(queried).as("the dashboard and the alert rules query something").isNotEmpty();
         List<String> missing = new ArrayList<>();
@@ -129,13 +148,17 @@ class GatewayMetricsMatchDashboardAndAlertsTest {
                         "gateway_dlq_depth", "gateway_ready", "gateway_outbox_sample_failures_total");
     }
 
-    private Set<String> exportedNames() throws Exception {
+    private String scrape() throws Exception {
         HttpResponse<String> scrape = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
                 URI.create("http://127.0.0.1:" + port + "/actuator/prometheus")).build(),
                 HttpResponse.BodyHandlers.ofString());
         assertThat(scrape.statusCode()).isEqualTo(200);
+        return scrape.body();
+    }
+
+    private static Set<String> exportedNames(String scrape) {
         Set<String> names = new TreeSet<>();
-        for (String line : scrape.body().split("\n")) {
+        for (String line : scrape.split("\n")) {
             if (!line.isBlank() && !line.startsWith("#")) {
                 names.add(line.split("[{ ]", 2)[0]);
             }

@@ -99,7 +99,7 @@ abstract class RetentionContractTest extends RelayTestSupport {
         RetentionJob.Run run = retention.runOnce();
         assertThat(run.outboxRows()).isEqualTo(4);
         assertThat(remaining()).containsExactly(young, failed, pending, retrying);
-        assertThat(meters.counter("gateway.retention.deleted", "relay", relay.name()).count()).isEqualTo(4.0);
+        assertThat(meters.counter("gateway.retention.deleted", "kind", "outbox", "owner", relay.name()).count()).isEqualTo(4.0);
         assertThat(retention.runOnce().outboxRows()).as("nothing left to delete").isZero();
     }
 
@@ -140,7 +140,7 @@ abstract class RetentionContractTest extends RelayTestSupport {
         assertThat(retention.runOnce().inboxRows()).isEqualTo(4);
         assertThat(db.queryForList("SELECT CONCAT(message_id, '/', consumer_name) FROM inbox ORDER BY message_id",
                 String.class)).containsExactly("old-0/someone-else", "young/" + consumer);
-        assertThat(meters.counter("gateway.retention.deleted", "consumer", consumer).count()).isEqualTo(4.0);
+        assertThat(meters.counter("gateway.retention.deleted", "kind", "inbox", "owner", consumer).count()).isEqualTo(4.0);
     }
 
     private void inbox(String messageId, String consumer, Instant processedAt) {

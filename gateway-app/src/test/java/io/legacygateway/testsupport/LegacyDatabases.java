@@ -1,14 +1,20 @@
 package io.legacygateway.testsupport;
 
+import io.legacygateway.adapters.sql.Dialect;
+import io.legacygateway.adapters.sql.GatewaySchema;
+import io.legacygateway.adapters.sql.SchemaScripts;
 import java.sql.SQLException;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.UnaryOperator;
+import org.springframework.jdbc.datasource.DriverManagerDataSource;
 import org.springframework.test.context.DynamicPropertyRegistry;
 
 /**
  * Registers a fresh schema of a real database as datasource {@code gateway.datasources.<name>} of a test's Spring
- * context, with the gateway's own tables created ({@code initialize-schema}). Dropped when the JVM exits.
+ * context, with every part of the gateway's DDL already applied (as its owner would: the tests write outbox rows and
+ * read the gateway's tables before any relay or consumer exists) and {@code initialize-schema} on. Dropped when the
+ * JVM exits.
  */
 public final class LegacyDatabases {
 
@@ -44,6 +50,11 @@ public final class LegacyDatabases {
         String name = TestDatabase.uniqueName(testClass);
         try {
             String url = db.create(name);
+            DriverManagerDataSource ds = new DriverManagerDataSource(url, db.username(), "");
+            Dialect dialect = Dialect.detect(ds);
+            for (GatewaySchema part : GatewaySchema.values()) {
+                SchemaScripts.apply(ds, dialect, part);
+            }
             Runtime.getRuntime().addShutdownHook(new Thread(() -> {
                 try {
                     db.drop(name);

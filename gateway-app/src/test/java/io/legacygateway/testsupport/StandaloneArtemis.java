@@ -64,11 +64,7 @@ public final class StandaloneArtemis {
 
     /** Creates a broker instance in {@code instance} with the repository's configuration, not yet started. */
     public static StandaloneArtemis create(Path instance) throws IOException {
-        Path home = Path.of(System.getProperty("artemis.home", "target/artemis/apache-artemis-2.40.0"));
-        if (!Files.isExecutable(home.resolve("bin/artemis"))) {
-            throw new IllegalStateException("No Artemis distribution at " + home.toAbsolutePath()
-                    + ": run the tests through Maven (mvn verify), which unpacks it");
-        }
+        Path home = home();
         int port = freePort();
         run(List.of(home.resolve("bin/artemis").toString(), "create", instance.toString(), "--silent", "--force",
                 "--user", ADMIN, "--password", ADMIN, "--require-login", "--no-web", "--no-autotune", "--nio",
@@ -79,6 +75,31 @@ public final class StandaloneArtemis {
             Files.copy(config.resolve(f), instance.resolve("etc").resolve(f), StandardCopyOption.REPLACE_EXISTING);
         }
         return new StandaloneArtemis(home, instance, port);
+    }
+
+    /**
+     * Creates a broker instance as {@code artemis create} makes it for any user, with its own broker.xml, users and
+     * roles (user {@value #ADMIN}, role {@code amq}), not yet started. Only the main acceptor, on a free loopback port
+     * (the protocol-specific ones are left out so that they take no fixed ports).
+     */
+    public static StandaloneArtemis createStock(Path instance) throws IOException {
+        Path home = home();
+        int port = freePort();
+        run(List.of(home.resolve("bin/artemis").toString(), "create", instance.toString(), "--silent", "--force",
+                "--user", ADMIN, "--password", ADMIN, "--require-login", "--no-web", "--no-autotune", "--nio",
+                "--host", "127.0.0.1", "--default-port", String.valueOf(port), "--no-amqp-acceptor",
+                "--no-stomp-acceptor", "--no-hornetq-acceptor", "--no-mqtt-acceptor", "--java-memory", "512M"),
+                instance.getParent().resolve("create.log"));
+        return new StandaloneArtemis(home, instance, port);
+    }
+
+    private static Path home() {
+        Path home = Path.of(System.getProperty("artemis.home", "target/artemis/apache-artemis-2.40.0"));
+        if (!Files.isExecutable(home.resolve("bin/artemis"))) {
+            throw new IllegalStateException("No Artemis distribution at " + home.toAbsolutePath()
+                    + ": run the tests through Maven (mvn verify), which unpacks it");
+        }
+        return home;
     }
 
     public static Path repositoryRoot() {

@@ -24,6 +24,11 @@ public final class SchemaScripts {
         }
     }
 
+    /** Runs one part of the gateway's DDL ({@link GatewaySchema}); idempotent like every script. */
+    public static void apply(DataSource dataSource, Dialect dialect, GatewaySchema part) {
+        apply(dataSource, dialect, part.script());
+    }
+
     /**
      * Runs the default outbox script ({@code outbox.sql}) for a table of another name: the table and its index and
      * constraint names are renamed, nothing else changes. The {@code lab} command makes its outbox this way, so that it
