@@ -62,9 +62,31 @@ public final class RejectionLog {
      *                                  current {@code relay-state.sql}
      */
     public RejectionLog(DataSource dataSource, Dialect dialect, String relay, String source, String property) {
+        this(dataSource, dialect, relay, source, property, TableInspector.inspect(dataSource, dialect,
+                new TableName(null, TABLE), property + " (the gateway's table " + TABLE
+                        + ", created by initialize-schema or " + dialect.ddlResource("relay-state.sql") + ")"));
+    }
+
+    /**
+     * The log where its table exists, for a relay that needs it only as the place of last resort (a row that refuses
+     * every write is parked here); {@code null} when there is no such table.
+     *
+     * @throws IllegalArgumentException naming the property when the table exists but lacks current columns
+     */
+    public static RejectionLog ifPresent(DataSource dataSource, Dialect dialect, String relay, String source,
+                                         String property) {
+        TableInspector.Table stored;
+        try {
+            stored = TableInspector.inspect(dataSource, dialect, new TableName(null, TABLE), property);
+        } catch (IllegalArgumentException absent) {
+            return null;
+        }
+        return new RejectionLog(dataSource, dialect, relay, source, property, stored);
+    }
+
+    private RejectionLog(DataSource dataSource, Dialect dialect, String relay, String source, String property,
+                         TableInspector.Table stored) {
         String script = dialect.ddlResource("relay-state.sql");
-        TableInspector.Table stored = TableInspector.inspect(dataSource, dialect, new TableName(null, TABLE), property
-                + " (the gateway's table " + TABLE + ", created by initialize-schema or " + script + ")");
         for (String column : List.of("attempts", "state", "next_retry_at")) {
             if (stored.column(column).isEmpty()) {
                 throw new IllegalArgumentException(property + ": the gateway's table " + TABLE + " has no column '"
