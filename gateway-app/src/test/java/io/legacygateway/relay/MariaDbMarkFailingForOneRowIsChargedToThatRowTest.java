@@ -14,8 +14,8 @@ class MariaDbMarkFailingForOneRowIsChargedToThatRowTest extends MarkFailingForOn
     }
 
     @Override
-    protected void createRefusingTrigger(String when) {
-        rows.jdbc().execute("CREATE TRIGGER refuse_mark BEFORE UPDATE ON outbox FOR EACH ROW BEGIN IF " + when
+    protected void createRefusingTrigger(String event, String when) {
+        rows.jdbc().execute("CREATE TRIGGER refuse_mark BEFORE " + event + " ON outbox FOR EACH ROW BEGIN IF " + when
                 + " THEN SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = '" + REFUSAL + "'; END IF; END");
     }
 

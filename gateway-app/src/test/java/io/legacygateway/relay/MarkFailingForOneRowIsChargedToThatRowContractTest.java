@@ -39,8 +39,11 @@ abstract class MarkFailingForOneRowIsChargedToThatRowContractTest extends RelayT
     @Autowired
     MeterRegistry meters;
 
-    /** A BEFORE UPDATE trigger on {@code outbox} named {@code refuse_mark} that raises {@link #REFUSAL} when {@code when} holds for NEW. */
-    protected abstract void createRefusingTrigger(String when);
+    /**
+     * A BEFORE {@code event} (UPDATE or DELETE) trigger on {@code outbox} named {@code refuse_mark} that raises
+     * {@link #REFUSAL} when {@code when} holds (a condition on NEW, or OLD for DELETE).
+     */
+    protected abstract void createRefusingTrigger(String event, String when);
 
     protected abstract void dropRefusingTrigger();
 
@@ -64,7 +67,7 @@ abstract class MarkFailingForOneRowIsChargedToThatRowContractTest extends RelayT
 
     @Test
     void aTriggerRefusingOneRowsMarkParksThatRowAndTheOthersArePublishedOnceWhileTheRelayGoesOn() {
-        createRefusingTrigger("NEW.aggregate_id = 'poison' AND NEW.status = 'PUBLISHED'");
+        createRefusingTrigger("UPDATE", "NEW.aggregate_id = 'poison' AND NEW.status = 'PUBLISHED'");
         String queue = unique("it.mark-trigger");
         OutboxRelay relay = relay(unique("mark-trigger"), "queue:" + queue, Map.of());
         String a1 = rows.insert("order-a", "OrderCreated", "{\"n\":1}");
@@ -95,7 +98,7 @@ abstract class MarkFailingForOneRowIsChargedToThatRowContractTest extends RelayT
 
     @Test
     void aRowThatRefusesEveryWriteIsParkedInTheGatewaysTableAndNotClaimedAgainUntilRetried() {
-        createRefusingTrigger("NEW.aggregate_id = 'poison'");
+        createRefusingTrigger("UPDATE", "NEW.aggregate_id = 'poison'");
         String queue = unique("it.mark-any");
         OutboxRelay relay = relay(unique("mark-any"), "queue:" + queue, Map.of());
         String a1 = rows.insert("order-a", "OrderCreated", "{}");
@@ -138,6 +141,48 @@ abstract class MarkFailingForOneRowIsChargedToThatRowContractTest extends RelayT
         assertThat(rejectionEntries()).as("the entry goes once the row is marked").isZero();
         assertThat(ids(queue)).as("the resent copy is dropped by the broker's duplicate detection")
                 .containsExactly(a1, poison, b1, a2);
+    }
+
+    @Test
+    void inTimestampModeARowThatRefusesEveryWriteIsParkedInTheGatewaysTable() {
+        createRefusingTrigger("UPDATE", "NEW.aggregate_id = 'poison'");
+        String queue = unique("it.mark-ts");
+        OutboxRelay relay = relay(unique("mark-ts"), "queue:" + queue, Map.of("markMode", "TIMESTAMP",
+                "publishedAtColumn", "published_at"));
+        String a1 = rows.insert("order-a", "OrderCreated", "{}");
+        String poison = rows.insert("poison", "OrderCreated", "{}");
+
+        assertThat(drain(relay)).isEqualTo(2);
+        assertThat(rows.row(a1).get("published_at")).isNotNull();
+        assertThat(rows.row(poison).get("published_at")).as("the row takes no write").isNull();
+        assertThat(String.valueOf(value(rows.jdbc().queryForMap("SELECT * FROM gateway_outbox_rejection WHERE"
+                + " row_key = ? AND state = 'FAILED'", key(poison)), "reason"))).contains(REFUSAL);
+        String a2 = rows.insert("order-a", "OrderPaid", "{}");
+        assertThat(drain(relay)).isEqualTo(1);
+        assertThat(drain(relay)).isZero();
+        assertThat(faults.publishedBatches(relay.name())).containsExactly(List.of(a1, poison), List.of(a2));
+        assertThat(ids(queue)).containsExactly(a1, poison, a2);
+    }
+
+    @Test
+    void inDeleteModeARowWhoseDeleteIsRefusedStaysParkedInTheGatewaysTable() {
+        createRefusingTrigger("DELETE", "OLD.aggregate_id = 'poison'");
+        String queue = unique("it.mark-del");
+        OutboxRelay relay = relay(unique("mark-del"), "queue:" + queue, Map.of("markMode", "DELETE"));
+        String a1 = rows.insert("order-a", "OrderCreated", "{}");
+        String poison = rows.insert("poison", "OrderCreated", "{}");
+        String b1 = rows.insert("order-b", "OrderCreated", "{}");
+
+        assertThat(drain(relay)).isEqualTo(3);
+        assertThat(rows.jdbc().queryForList("SELECT id FROM outbox", String.class)).containsExactly(poison);
+        assertThat(String.valueOf(value(rows.jdbc().queryForMap("SELECT * FROM gateway_outbox_rejection WHERE"
+                + " row_key = ? AND state = 'FAILED'", key(poison)), "reason")))
+                .startsWith("published to the broker, but the database refused its mark: ").contains(REFUSAL);
+        assertThat(drain(relay)).isZero();
+        assertThat(drain(relay)).isZero();
+        assertThat(faults.publishedBatches(relay.name())).containsExactly(List.of(a1, poison, b1));
+        assertThat(ids(queue)).containsExactly(a1, poison, b1);
+        assertThat(counter("gateway.outbox.publish.failures", relay)).isZero();
     }
 
     @Test

@@ -14,10 +14,12 @@ class PostgresMarkFailingForOneRowIsChargedToThatRowTest extends MarkFailingForO
     }
 
     @Override
-    protected void createRefusingTrigger(String when) {
+    protected void createRefusingTrigger(String event, String when) {
+        // COALESCE: a BEFORE DELETE trigger returning NULL (NEW) would skip the delete silently
         rows.jdbc().execute("CREATE OR REPLACE FUNCTION refuse_mark() RETURNS trigger AS $$ BEGIN IF " + when
-                + " THEN RAISE EXCEPTION '" + REFUSAL + "'; END IF; RETURN NEW; END $$ LANGUAGE plpgsql");
-        rows.jdbc().execute("CREATE TRIGGER refuse_mark BEFORE UPDATE ON outbox FOR EACH ROW"
+                + " THEN RAISE EXCEPTION '" + REFUSAL + "'; END IF; RETURN COALESCE(NEW, OLD); END $$"
+                + " LANGUAGE plpgsql");
+        rows.jdbc().execute("CREATE TRIGGER refuse_mark BEFORE " + event + " ON outbox FOR EACH ROW"
                 + " EXECUTE FUNCTION refuse_mark()");
     }
 

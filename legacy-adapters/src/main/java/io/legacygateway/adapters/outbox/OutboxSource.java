@@ -11,7 +11,8 @@ import java.util.Set;
  * position of its own).
  *
  * <p>Contract: the relay calls {@link #claim}, then {@link #behindOtherRows}, publishes, then {@link #mark} (which
- * {@link #markPublished marks} and {@link #recordFailures records failures}), all inside one transaction of the source's {@link #transactionDataSource()}. Nothing a
+ * {@link #markPublished marks} and {@link #recordFailures records failures}), all inside one transaction of the
+ * source's {@link #transactionDataSource()}. Nothing a
  * source records becomes visible unless that transaction commits, so a cycle that fails after the claim leaves every
  * row to be published again (at-least-once), and charges no row an attempt.
  *
@@ -54,7 +55,8 @@ public interface OutboxSource {
     void recordFailures(List<OutboxFailure> failures, Instant at);
 
     /**
-     * Records a cycle's outcome: {@link #markPublished} the confirmed rows, {@link #recordFailures} the failed attempts.
+     * Records a cycle's outcome: {@link #markPublished} the confirmed rows, {@link #recordFailures} the failed
+     * attempts.
      * A source whose writes the database may refuse for one row charges such a refusal to that row and parks it as
      * FAILED with the database's reason (see {@link OutboxStore#mark}), so that one row never fails the cycle; what
      * fails the cycle is an outage.

@@ -104,7 +104,8 @@ public final class OutboxStore implements OutboxSource {
         // a longer reason than the column holds would make the row refuse its failure record
         int reasonColumn = mapping.has(LAST_ERROR)
                 ? mapping.table().column(mapping.column(LAST_ERROR)).orElseThrow().size() : 0;
-        this.reasonLength = reasonColumn > 0 ? Math.min(reasonColumn, RejectionLog.MAX_REASON) : RejectionLog.MAX_REASON;
+        this.reasonLength = reasonColumn > 0 ? Math.min(reasonColumn, RejectionLog.MAX_REASON)
+                : RejectionLog.MAX_REASON;
         this.retries = retries;
         this.blockAggregate = blockAggregate;
         this.attemptsOnRow = attemptsOnRow(mapping);
@@ -201,7 +202,9 @@ public final class OutboxStore implements OutboxSource {
 
     /**
      * A row parked as FAILED: by its status (STATUS), or by its entry in the log (every mode; the only record of a row
-     * that refused the FAILED write, and in TIMESTAMP mode what tells a FAILED row from a published one).
+     * that refused the FAILED write, and in TIMESTAMP mode what tells a FAILED row from a published one). In STATUS
+     * mode an entry counts only while the row is still pending: an operator may have set a refusing row's status by
+     * hand.
      */
     private Fragment failed(String t) {
         Fragment inLog = lastResort == null ? null : lastResort.failed(keyText(t));
@@ -209,7 +212,8 @@ public final class OutboxStore implements OutboxSource {
             case STATUS -> {
                 Fragment status = Fragment.of(condition("condition.equals", col(t, STATUS)),
                         mapping.statusBind(mapping.failedValue()));
-                yield inLog == null ? status : status.or(inLog);
+                yield inLog == null ? status : status.or(Fragment.of(condition("condition.equals", col(t, STATUS)),
+                        mapping.statusBind(mapping.pendingValue())).and(inLog));
             }
             case TIMESTAMP, DELETE -> inLog;
             case ZERO_WRITE -> throw new IllegalStateException();
@@ -437,30 +441,34 @@ public final class OutboxStore implements OutboxSource {
      * refused them for the data of the rows written (then rolled back to the savepoint); throws any other failure.
      */
     private String refusal(Runnable writes) {
-        Connection connection = DataSourceUtils.getConnection(dataSource);
-        Savepoint savepoint;
+        Connection connection = DataSourceUtils.getConnection(dataSource); // the transaction's own connection
         try {
-            savepoint = connection.setSavepoint();
-        } catch (SQLException e) {
-            throw new IllegalStateException("cannot set a savepoint (the mark must run in the cycle's transaction): "
-                    + e.getMessage(), e);
-        }
-        try {
-            writes.run();
-            return null;
-        } catch (RuntimeException e) {
-            SQLException refused = dialect.refusedRows(e);
-            if (refused == null) {
-                throw e;
+            Savepoint savepoint;
+            try {
+                savepoint = connection.setSavepoint();
+            } catch (SQLException e) {
+                throw new IllegalStateException("cannot set a savepoint (the mark must run in the cycle's"
+                        + " transaction): " + e.getMessage(), e);
             }
             try {
-                connection.rollback(savepoint);
-            } catch (SQLException r) {
-                e.addSuppressed(r);
-                throw e;
+                writes.run();
+                return null;
+            } catch (RuntimeException e) {
+                SQLException refused = dialect.refusedRows(e);
+                if (refused == null) {
+                    throw e;
+                }
+                try {
+                    connection.rollback(savepoint);
+                } catch (SQLException r) {
+                    e.addSuppressed(r);
+                    throw e;
+                }
+                return refused.getMessage() == null ? refused.getSQLState()
+                        : refused.getMessage().replaceAll("\\s+", " ").strip();
             }
-            return refused.getMessage() == null ? refused.getSQLState()
-                    : refused.getMessage().replaceAll("\\s+", " ").strip();
+        } finally {
+            DataSourceUtils.releaseConnection(connection, dataSource);
         }
     }
 

@@ -77,9 +77,9 @@ public enum Dialect {
 
     /**
      * The database's refusal in {@code failure}'s causes when it refused a statement for the data of the rows it wrote
-     * (see {@link #ROW_REFUSALS}), {@code null} for anything else: a lost connection, a timeout, a deadlock (class 40),
-     * missing grants (42), a server shutting down (57) are outages, not a row's fault. The first SQL exception that
-     * carries a state decides; of a batch, the entry's own exception (PostgreSQL chains it as the next exception).
+     * (the SQLSTATE classes above), {@code null} for anything else: a lost connection, a timeout, a deadlock (class
+     * 40), missing grants (42), a server shutting down (57) are outages, not a row's fault. The first SQL exception
+     * that carries a state decides; of a batch, the entry's own exception (PostgreSQL chains it as the next one).
      */
     public SQLException refusedRows(Throwable failure) {
         for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
