@@ -1,16 +1,35 @@
 package io.legacygateway.relay;
 
+import io.legacygateway.adapters.sql.Dialect;
+import io.legacygateway.adapters.sql.SchemaScripts;
 import io.legacygateway.testsupport.LegacyDatabases;
 import io.legacygateway.testsupport.TestDatabase;
+import java.util.UUID;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.datasource.DriverManagerDataSource;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
 class MariaDbMarkFailingForOneRowIsChargedToThatRowTest extends MarkFailingForOneRowIsChargedToThatRowContractTest {
 
+    private static final String USER = "gw_marker_" + UUID.randomUUID().toString().substring(0, 8);
+
     @DynamicPropertySource
     static void legacyDatabase(DynamicPropertyRegistry registry) {
-        LegacyDatabases.register(registry, "legacy", TestDatabase.MARIADB,
-                MariaDbMarkFailingForOneRowIsChargedToThatRowTest.class);
+        Class<?> test = MariaDbMarkFailingForOneRowIsChargedToThatRowTest.class;
+        LegacyDatabases.register(registry, "legacy", TestDatabase.MARIADB, test);
+        String url = LegacyDatabases.directUrl("legacy", TestDatabase.MARIADB, test);
+        DriverManagerDataSource admin = new DriverManagerDataSource(url, "root", "");
+        SchemaScripts.apply(admin, Dialect.MARIADB, "outbox.sql");
+        JdbcTemplate jdbc = new JdbcTemplate(admin);
+        jdbc.execute("CREATE USER '" + USER + "'@'127.0.0.1' IDENTIFIED BY 'marker'");
+        jdbc.execute("GRANT SELECT, UPDATE ON outbox TO '" + USER + "'@'127.0.0.1'");
+        Runtime.getRuntime().addShutdownHook(new Thread(() ->
+                jdbc.execute("DROP USER IF EXISTS '" + USER + "'@'127.0.0.1'")));
+        registry.add("gateway.datasources.restricted.url", () -> url);
+        registry.add("gateway.datasources.restricted.username", () -> USER);
+        registry.add("gateway.datasources.restricted.password", () -> "marker");
+        registry.add("gateway.datasources.restricted.maximum-pool-size", () -> "2");
     }
 
     @Override

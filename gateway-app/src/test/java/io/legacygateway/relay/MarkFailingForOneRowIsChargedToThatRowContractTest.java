@@ -27,7 +27,8 @@ import org.springframework.test.context.ActiveProfiles;
  * claimed again, and the relay goes on. Values that cannot fit a column are refused at startup, naming the parameter.
  *
  * <p>Written once, run on each real database by a small subclass: the subclass creates the refusing trigger and the
- * table with a one-character status flag in its own SQL.
+ * table with a one-character status flag in its own SQL, and registers datasource {@code restricted}, the same
+ * database as {@code legacy} for a user with SELECT and UPDATE on {@code outbox} only.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.NONE)
 @ActiveProfiles("test")
@@ -231,6 +232,18 @@ abstract class MarkFailingForOneRowIsChargedToThatRowContractTest extends RelayT
         assertThat(ids(queue)).containsExactly(a1, b1);
         assertThat(counter("gateway.outbox.publish.failures", relay)).isZero();
         assertThat(counter("gateway.outbox.parked", relay)).isEqualTo(1.0);
+    }
+
+    @Test
+    void aStatusRelayWhoseUserMayNotReadTheGatewaysTableWorksWithoutIt() {
+        // datasource 'restricted': a user with SELECT and UPDATE on outbox only; gateway_outbox_rejection exists
+        String queue = unique("it.mark-restricted");
+        OutboxRelay relay = relay(unique("restricted"), "queue:" + queue,
+                Map.of("dataSource", "restricted", "attemptLog", "false"));
+        String a1 = rows.insert("order-a", "OrderCreated", "{}");
+        assertThat(drain(relay)).isEqualTo(1);
+        assertThat(rows.status(a1)).isEqualTo("PUBLISHED");
+        assertThat(ids(queue)).containsExactly(a1);
     }
 
     @Test

@@ -1,16 +1,39 @@
 package io.legacygateway.relay;
 
+import io.legacygateway.adapters.sql.Dialect;
+import io.legacygateway.adapters.sql.SchemaScripts;
 import io.legacygateway.testsupport.LegacyDatabases;
 import io.legacygateway.testsupport.TestDatabase;
+import java.util.UUID;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.datasource.DriverManagerDataSource;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
 class PostgresMarkFailingForOneRowIsChargedToThatRowTest extends MarkFailingForOneRowIsChargedToThatRowContractTest {
 
+    private static final String ROLE = "gw_marker_" + UUID.randomUUID().toString().substring(0, 8);
+
     @DynamicPropertySource
     static void legacyDatabase(DynamicPropertyRegistry registry) {
-        LegacyDatabases.register(registry, "legacy", TestDatabase.POSTGRES,
-                PostgresMarkFailingForOneRowIsChargedToThatRowTest.class);
+        Class<?> test = PostgresMarkFailingForOneRowIsChargedToThatRowTest.class;
+        LegacyDatabases.register(registry, "legacy", TestDatabase.POSTGRES, test);
+        String url = LegacyDatabases.directUrl("legacy", TestDatabase.POSTGRES, test);
+        DriverManagerDataSource admin = new DriverManagerDataSource(url, "postgres", "");
+        SchemaScripts.apply(admin, Dialect.POSTGRESQL, "outbox.sql");
+        JdbcTemplate jdbc = new JdbcTemplate(admin);
+        jdbc.execute("CREATE ROLE " + ROLE + " LOGIN");
+        jdbc.execute("GRANT USAGE ON SCHEMA " + url.substring(url.indexOf("currentSchema=") + 14) + " TO " + ROLE);
+        jdbc.execute("GRANT SELECT, UPDATE ON outbox TO " + ROLE);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            jdbc.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = '" + ROLE + "'");
+            jdbc.execute("DROP OWNED BY " + ROLE);
+            jdbc.execute("DROP ROLE IF EXISTS " + ROLE);
+        }));
+        registry.add("gateway.datasources.restricted.url", () -> url);
+        registry.add("gateway.datasources.restricted.username", () -> ROLE);
+        registry.add("gateway.datasources.restricted.password", () -> "");
+        registry.add("gateway.datasources.restricted.maximum-pool-size", () -> "2");
     }
 
     @Override

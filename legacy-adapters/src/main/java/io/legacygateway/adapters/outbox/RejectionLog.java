@@ -14,6 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import javax.sql.DataSource;
+import org.springframework.dao.DataAccessException;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
@@ -68,8 +69,9 @@ public final class RejectionLog {
     }
 
     /**
-     * The log where its table exists, for a relay that needs it only as the place of last resort (a row that refuses
-     * every write is parked here); {@code null} when there is no such table.
+     * The log where its table exists and the relay's user may read it, for a relay that needs it only as the place of
+     * last resort (a row that refuses every write is parked here, and every claim then skips the rows parked in it);
+     * {@code null} otherwise, so that a relay that never needed the table keeps working without grants on it.
      *
      * @throws IllegalArgumentException naming the property when the table exists but lacks current columns
      */
@@ -81,7 +83,13 @@ public final class RejectionLog {
         } catch (IllegalArgumentException absent) {
             return null;
         }
-        return new RejectionLog(dataSource, dialect, relay, source, property, stored);
+        RejectionLog log = new RejectionLog(dataSource, dialect, relay, source, property, stored);
+        try {
+            log.countFailed();
+            return log;
+        } catch (DataAccessException notReadable) {
+            return null;
+        }
     }
 
     private RejectionLog(DataSource dataSource, Dialect dialect, String relay, String source, String property,
