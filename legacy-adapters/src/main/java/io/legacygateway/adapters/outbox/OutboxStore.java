@@ -383,7 +383,8 @@ public final class OutboxStore implements OutboxSource {
      * the database takes are marked, and each offender is parked as FAILED with the database's reason, on the row if
      * the row takes the FAILED write, otherwise as a FAILED entry in the log, which the claim skips. A published
      * offender's event stays published (it is on the broker); an operator's retry publishes it once more. Any other
-     * error (the connection, the server) is thrown: the cycle fails as a whole, as in an outage.
+     * error (the connection, the server) is thrown: the cycle fails as a whole, as in an outage. Cost: one savepoint
+     * per batch; one per row (a PostgreSQL subtransaction each) only for a batch with a refused row.
      *
      * @return the offenders as parked: published rows with the mark's refusal as reason, failed attempts with the
      *         refusal appended to theirs
