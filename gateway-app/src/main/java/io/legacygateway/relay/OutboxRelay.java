@@ -48,6 +48,9 @@ import org.springframework.transaction.support.TransactionTemplate;
  *       reason. Other aggregates' rows keep flowing; with {@code failedRowPolicy BLOCK_AGGREGATE} the FAILED row's
  *       own aggregate waits until an operator retries it. Confirmed rows are marked and failed rows charged in the same
  *       transaction.</li>
+ *   <li>A mark the database refuses for one row (a trigger raising, a constraint, a value too long) is that row's
+ *       failure, not an outage: the batch's other rows are marked, the row is parked as FAILED with the database's
+ *       reason and not claimed again ({@link OutboxSource#mark}); its event, already on the broker, stays there.</li>
  *   <li>The cycle runs in one transaction of the source's datasource: the legacy database in the modes that mark
  *       rows, the state datasource in ZERO_WRITE mode (whose position then moves only with a confirmed batch).</li>
  *   <li>With an {@link AttemptLog}, every attempt is recorded before its batch goes to the broker, then the broker's
@@ -295,8 +298,11 @@ public final class OutboxRelay implements Processor, AutoCloseable {
         List<OutboxRow> rows = result.confirmed().stream().map(OutboundEvent::row).toList();
         hooks.forEach(h -> h.afterPublishBeforeMark(settings.relay(), rows));
         Instant confirmed = clock.instant();
-        store.markPublished(rows, confirmed, instance);
-        store.recordFailures(failed, confirmed);
+        for (OutboxFailure refused : store.mark(rows, confirmed, instance, failed)) {
+            // the database refused this row's own write: parked instead, charged to it and not to the batch
+            failed.removeIf(f -> f.row().keyText().equals(refused.row().keyText()));
+            failed.add(refused);
+        }
         for (OutboundEvent e : result.confirmed()) {
             if (e.envelope().time() != null) {
                 latency.record(Duration.between(e.envelope().time(), confirmed).abs());

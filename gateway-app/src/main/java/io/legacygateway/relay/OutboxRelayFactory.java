@@ -2,6 +2,7 @@ package io.legacygateway.relay;
 
 import io.legacygateway.adapters.outbox.AttemptLog;
 import io.legacygateway.adapters.outbox.MarkMode;
+import io.legacygateway.adapters.outbox.OutboxColumn;
 import io.legacygateway.adapters.outbox.OutboxMapping;
 import io.legacygateway.adapters.outbox.OutboxSource;
 import io.legacygateway.adapters.outbox.OutboxStore;
@@ -105,11 +106,14 @@ public class OutboxRelayFactory implements DisposableBean {
         Dialect stateDialect = dataSources.dialect(s.stateDataSource());
         String source = s.dataSource() + "/" + table.name();
         boolean retries = s.retry().retries();
+        String instance = s.relay() + "@" + host();
+        requireMarkValuesFit(mapping, instance, s, label);
+        // where the mode does not need it, the log is still where a row that refuses every write is parked
         RejectionLog rejections = OutboxStore.needsRejectionLog(mapping, retries)
                 ? new RejectionLog(stateDataSource, stateDialect, s.relay(), source,
                         label.apply(s.markMode() == MarkMode.ZERO_WRITE ? "stateDataSource"
                                 : OutboxStore.rejectionLogParameter(mapping, retries)))
-                : null;
+                : RejectionLog.ifPresent(stateDataSource, stateDialect, s.relay(), source, label.apply("dataSource"));
         OutboxSource store = s.markMode() == MarkMode.ZERO_WRITE
                 ? new ZeroWriteReader(dataSource, dialect, mapping, stateDataSource, stateDialect, rejections,
                         s.relay(), source, s.startFrom(), s.settleTime(), label)
@@ -120,7 +124,6 @@ public class OutboxRelayFactory implements DisposableBean {
                     + " time of publication; map publishedAtColumn (markMode " + s.markMode() + ") or set"
                     + " retention: off");
         }
-        String instance = s.relay() + "@" + host();
         AttemptLog attempts = s.attemptLog()
                 ? new AttemptLog(stateDataSource, dataSources.transactionManager(s.stateDataSource()), stateDialect,
                         s.relay(), instance, label.apply("attemptLog"))
@@ -144,6 +147,22 @@ public class OutboxRelayFactory implements DisposableBean {
                 s.attemptLog() ? "on" : "off",
                 dialect.testedHere() ? "" : " [dialect NOT tested by this project]");
         return relay;
+    }
+
+    /**
+     * The values the relay itself writes besides the status values ({@link OutboxMapping#resolve} checks those): its
+     * instance name into the locked-by column, attempt counts up to {@code maxAttempts} into the retry-count column.
+     */
+    private static void requireMarkValuesFit(OutboxMapping mapping, String instance, RelaySettings s,
+                                             UnaryOperator<String> label) {
+        if (mapping.has(OutboxColumn.LOCKED_BY)) {
+            mapping.requireFits(OutboxColumn.LOCKED_BY, OutboxColumn.LOCKED_BY.parameter(), instance,
+                    "the relay writes '" + instance + "' (relay@host:pid), which", label);
+        }
+        if (mapping.has(OutboxColumn.RETRY_COUNT)) {
+            String max = String.valueOf(s.retry().maxAttempts());
+            mapping.requireFits(OutboxColumn.RETRY_COUNT, "maxAttempts", max, max + " attempts", label);
+        }
     }
 
     /**

@@ -3,9 +3,15 @@ package io.legacygateway.adapters.outbox;
 import io.legacygateway.adapters.sql.SqlIdentifier;
 import io.legacygateway.adapters.sql.TableInspector;
 import io.legacygateway.adapters.sql.TableInspector.Column;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.sql.Types;
 import java.time.ZoneId;
 import java.util.Collections;
 import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -142,8 +148,102 @@ public record OutboxMapping(TableInspector.Table table, MarkMode markMode, Map<O
             requireInteger(label, "publishedStatus", s.publishedValue());
             requireInteger(label, "failedStatus", s.failedValue());
         }
-        return new OutboxMapping(table, s.markMode(), resolved, kinds, values, s.pendingValue(), s.publishedValue(),
-                s.failedValue(), s.payloadFormat(), s.naiveZone());
+        OutboxMapping mapping = new OutboxMapping(table, s.markMode(), resolved, kinds, values, s.pendingValue(),
+                s.publishedValue(), s.failedValue(), s.payloadFormat(), s.naiveZone());
+        if (mapping.has(OutboxColumn.STATUS)) {
+            Map<String, String> statuses = new LinkedHashMap<>();
+            statuses.put("pendingStatus", s.pendingValue());
+            statuses.put("publishedStatus", s.publishedValue());
+            statuses.put("failedStatus", s.failedValue());
+            Map<Object, String> seen = new HashMap<>();
+            statuses.forEach((parameter, value) -> {
+                mapping.requireFits(OutboxColumn.STATUS, parameter, value, "'" + value + "'", label);
+                String earlier = seen.putIfAbsent(mapping.comparable(value), parameter);
+                if (earlier != null) {
+                    throw new IllegalArgumentException(label.apply(parameter) + ": '" + value + "' cannot be told"
+                            + " apart from " + earlier + " '" + statuses.get(earlier) + "' (the status values must"
+                            + " differ, also ignoring case and trailing blanks as a column's collation may)");
+                }
+            });
+        }
+        return mapping;
+    }
+
+    /** A status value as the column compares it, at worst: numbers by value, text ignoring case and trailing blanks. */
+    private Object comparable(String status) {
+        Object bound = statusBind(status);
+        return bound instanceof String text ? text.stripTrailing().toLowerCase(Locale.ROOT) : bound;
+    }
+
+    /**
+     * Fails unless the column can store {@code value} as the relay writes it: no longer than a text column, within the
+     * range of an integer column, no more integer digits than a decimal column has. A value that does not fit would
+     * make the mark of every row fail (or, where the database truncates silently, write another value), so it is
+     * refused at startup. Sizes the driver does not report are not checked.
+     *
+     * @param parameter names the value in the message (the parameter that gives it, or the column parameter)
+     * @param subject   how the message names the value, for example {@code 'FAILED'}
+     * @throws IllegalArgumentException naming the parameter, the value, the column's type and the table
+     */
+    public void requireFits(OutboxColumn column, String parameter, String value, String subject,
+                            UnaryOperator<String> label) {
+        Column stored = table.column(column(column)).orElseThrow();
+        String limit = misfit(stored, kind(column), value);
+        if (limit != null) {
+            throw new IllegalArgumentException(label.apply(parameter) + ": " + subject + " does not fit column '"
+                    + stored.name() + "' " + typeText(stored) + " of table '" + table.name() + "' (" + limit + ")");
+        }
+    }
+
+    /** What the column takes, when {@code value} exceeds it; {@code null} when it fits or the size is unknown. */
+    private static String misfit(Column stored, ColumnKind kind, String value) {
+        switch (kind) {
+            case TEXT, CHAR -> {
+                int length = value.codePointCount(0, value.length());
+                return stored.size() > 0 && length > stored.size()
+                        ? "at most " + stored.size() + " character" + (stored.size() == 1 ? "" : "s") : null;
+            }
+            case INTEGER -> {
+                BigInteger v = new BigInteger(value.strip());
+                BigInteger[] range = integerRange(stored);
+                return v.compareTo(range[0]) < 0 || v.compareTo(range[1]) > 0
+                        ? range[0] + " to " + range[1] : null;
+            }
+            case DECIMAL -> {
+                int digits = new BigDecimal(value.strip()).toBigInteger().abs().toString().length();
+                int room = stored.size() - stored.scale();
+                return stored.size() > 0 && digits > room ? "at most " + room + " integer digits" : null;
+            }
+            default -> {
+                return null;
+            }
+        }
+    }
+
+    private static BigInteger[] integerRange(Column stored) {
+        String type = stored.typeName() == null ? "" : stored.typeName().toLowerCase(Locale.ROOT);
+        int bits = switch (stored.jdbcType()) {
+            case Types.TINYINT -> 8;
+            case Types.SMALLINT -> 16;
+            case Types.INTEGER -> type.startsWith("mediumint") ? 24 : 32;
+            default -> 64;
+        };
+        if (type.contains("unsigned")) {
+            return new BigInteger[] {BigInteger.ZERO, BigInteger.TWO.pow(bits).subtract(BigInteger.ONE)};
+        }
+        BigInteger half = BigInteger.TWO.pow(bits - 1);
+        return new BigInteger[] {half.negate(), half.subtract(BigInteger.ONE)};
+    }
+
+    /** The column's type for messages: {@code char(1)}, {@code varchar(16)}, {@code int2}, {@code numeric(3,0)}. */
+    private static String typeText(Column stored) {
+        String type = stored.jdbcType() == Types.CHAR || stored.jdbcType() == Types.NCHAR ? "char"
+                : String.valueOf(stored.typeName()).toLowerCase(Locale.ROOT);
+        return switch (stored.jdbcType()) {
+            case Types.NUMERIC, Types.DECIMAL -> type + "(" + stored.size() + "," + stored.scale() + ")";
+            case Types.TINYINT, Types.SMALLINT, Types.INTEGER, Types.BIGINT -> type;
+            default -> stored.size() > 0 ? type + "(" + stored.size() + ")" : type;
+        };
     }
 
     private static ValueTemplate template(OutboxColumn c, String given, UnaryOperator<String> label) {

@@ -10,8 +10,9 @@ import java.util.Set;
  * ({@link OutboxStore} claims and marks rows in the legacy table; {@link ZeroWriteReader} only reads it and keeps a
  * position of its own).
  *
- * <p>Contract: the relay calls {@link #claim}, then {@link #behindOtherRows}, publishes, then {@link #markPublished}
- * and {@link #recordFailures}, all inside one transaction of the source's {@link #transactionDataSource()}. Nothing a
+ * <p>Contract: the relay calls {@link #claim}, then {@link #behindOtherRows}, publishes, then {@link #mark} (which
+ * {@link #markPublished marks} and {@link #recordFailures records failures}), all inside one transaction of the
+ * source's {@link #transactionDataSource()}. Nothing a
  * source records becomes visible unless that transaction commits, so a cycle that fails after the claim leaves every
  * row to be published again (at-least-once), and charges no row an attempt.
  *
@@ -52,6 +53,22 @@ public interface OutboxSource {
      * FAILED (never dropped, no longer claimed).
      */
     void recordFailures(List<OutboxFailure> failures, Instant at);
+
+    /**
+     * Records a cycle's outcome: {@link #markPublished} the confirmed rows, {@link #recordFailures} the failed
+     * attempts.
+     * A source whose writes the database may refuse for one row charges such a refusal to that row and parks it as
+     * FAILED with the database's reason (see {@link OutboxStore#mark}), so that one row never fails the cycle; what
+     * fails the cycle is an outage.
+     *
+     * @return the rows parked because the database refused their own write, as parked failures (empty here)
+     */
+    default List<OutboxFailure> mark(List<OutboxRow> published, Instant at, String publisher,
+                                     List<OutboxFailure> failures) {
+        markPublished(published, at, publisher);
+        recordFailures(failures, at);
+        return List.of();
+    }
 
     /** Rows parked as FAILED, in outbox order (or, where only the gateway's table knows them, oldest failure first). */
     List<FailedRow> failed(int limit);

@@ -13,6 +13,9 @@ import static io.legacygateway.adapters.outbox.OutboxColumn.RETRY_COUNT;
 import static io.legacygateway.adapters.outbox.OutboxColumn.STATUS;
 
 import io.legacygateway.adapters.sql.Dialect;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Savepoint;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -23,6 +26,7 @@ import java.util.Map;
 import java.util.Set;
 import javax.sql.DataSource;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.datasource.DataSourceUtils;
 
 /**
  * Claims and marks rows of one outbox table in the mark modes that write to it ({@link MarkMode#STATUS},
@@ -42,6 +46,13 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * records the row as FAILED in the log (which is what tells it from a published row); DELETE leaves it in place,
  * recorded in the log. With {@code blockAggregate} (failedRowPolicy BLOCK_AGGREGATE) a FAILED row also counts as an
  * earlier waiting row of its aggregate, in the claim and in {@link #behindOtherRows}, until an operator retries it.
+ *
+ * <p>A write the database refuses for one row (SQLSTATE of a data exception, a constraint, or a trigger's raise; see
+ * {@link Dialect#refusedRows}) is charged to that row, never to the batch: {@link #mark} marks the others and parks the
+ * offender as FAILED with the database's reason, on the row where the row takes that write, otherwise in the
+ * {@link RejectionLog}, whose FAILED entries the claim skips in every mode. Savepoints, not fresh transactions, isolate
+ * the offender: the cycle's transaction holds the claim's row locks, which a second transaction would wait for, and on
+ * PostgreSQL a failed statement aborts the whole transaction unless it is rolled back to a savepoint.
  */
 public final class OutboxStore implements OutboxSource {
 
@@ -54,6 +65,9 @@ public final class OutboxStore implements OutboxSource {
     private final MarkMode mode;
     private final OutboxRowReader reader;
     private final RejectionLog log;
+    /** Where a row is parked when the database refuses every write to it: the log, when its table exists. */
+    private final RejectionLog lastResort;
+    private final int reasonLength;
     private final boolean retries;
     private final boolean blockAggregate;
     private final boolean attemptsOnRow;
@@ -63,8 +77,9 @@ public final class OutboxStore implements OutboxSource {
     private volatile Set<String> recorded = Set.of();
 
     /**
-     * @param log            the gateway's record of failed rows; required when {@link #needsRejectionLog} says so, and
-     *                       then it must live in this datasource
+     * @param log            the gateway's record of failed rows, in this datasource; required when
+     *                       {@link #needsRejectionLog} says so. Given otherwise, it only parks rows that refuse every
+     *                       write (without it such a row fails the cycle)
      * @param retries        whether failed rows are attempted again (maxAttempts above 1)
      * @param blockAggregate whether a FAILED row holds back the later rows of its aggregate
      */
@@ -74,7 +89,8 @@ public final class OutboxStore implements OutboxSource {
         if (!mode.writesToTable()) {
             throw new IllegalArgumentException(mode + " does not claim rows; use " + ZeroWriteReader.class.getSimpleName());
         }
-        if (needsRejectionLog(mapping, retries) && (log == null || log.dataSource() != dataSource)) {
+        boolean needed = needsRejectionLog(mapping, retries);
+        if ((needed && log == null) || (log != null && log.dataSource() != dataSource)) {
             throw new IllegalArgumentException("markMode " + mode + " needs the rejection log in the table's datasource");
         }
         this.dataSource = dataSource;
@@ -83,7 +99,13 @@ public final class OutboxStore implements OutboxSource {
         this.mapping = mapping;
         this.table = dialect.quote(mapping.table().name());
         this.reader = new OutboxRowReader(dialect, mapping, table);
-        this.log = log;
+        this.log = needed ? log : null;
+        this.lastResort = log;
+        // a longer reason than the column holds would make the row refuse its failure record
+        int reasonColumn = mapping.has(LAST_ERROR)
+                ? mapping.table().column(mapping.column(LAST_ERROR)).orElseThrow().size() : 0;
+        this.reasonLength = reasonColumn > 0 ? Math.min(reasonColumn, RejectionLog.MAX_REASON)
+                : RejectionLog.MAX_REASON;
         this.retries = retries;
         this.blockAggregate = blockAggregate;
         this.attemptsOnRow = attemptsOnRow(mapping);
@@ -162,25 +184,38 @@ public final class OutboxStore implements OutboxSource {
         return dialect.sql(name, Map.of("column", column));
     }
 
-    /** A row waiting to be published (also while it waits for a retry). */
+    /** A row waiting to be published (also while it waits for a retry); never one parked in the log. */
     private Fragment pending(String t) {
-        return switch (mode) {
+        Fragment waiting = switch (mode) {
             case STATUS -> Fragment.of(condition("condition.equals", col(t, STATUS)),
                     mapping.statusBind(mapping.pendingValue()));
             case TIMESTAMP -> Fragment.of(condition("condition.isNull", col(t, PUBLISHED_AT)));
-            case DELETE -> log.failed(keyText(t)).not();
+            case DELETE -> null;
             case ZERO_WRITE -> throw new IllegalStateException();
         };
+        if (lastResort == null) {
+            return waiting;
+        }
+        Fragment notParked = lastResort.failed(keyText(t)).not();
+        return waiting == null ? notParked : waiting.and(notParked);
     }
 
-    /** A row parked as FAILED. */
+    /**
+     * A row parked as FAILED: by its status (STATUS), or by its entry in the log (every mode; the only record of a row
+     * that refused the FAILED write, and in TIMESTAMP mode what tells a FAILED row from a published one). In STATUS
+     * mode an entry counts only while the row is still pending: an operator may have set a refusing row's status by
+     * hand.
+     */
     private Fragment failed(String t) {
+        Fragment inLog = lastResort == null ? null : lastResort.failed(keyText(t));
         return switch (mode) {
-            case STATUS -> Fragment.of(condition("condition.equals", col(t, STATUS)),
-                    mapping.statusBind(mapping.failedValue()));
-            case TIMESTAMP -> Fragment.of(condition("condition.isNotNull", col(t, PUBLISHED_AT)))
-                    .and(log.failed(keyText(t)));
-            case DELETE -> log.failed(keyText(t));
+            case STATUS -> {
+                Fragment status = Fragment.of(condition("condition.equals", col(t, STATUS)),
+                        mapping.statusBind(mapping.failedValue()));
+                yield inLog == null ? status : status.or(Fragment.of(condition("condition.equals", col(t, STATUS)),
+                        mapping.statusBind(mapping.pendingValue())).and(inLog));
+            }
+            case TIMESTAMP, DELETE -> inLog;
             case ZERO_WRITE -> throw new IllegalStateException();
         };
     }
@@ -342,6 +377,103 @@ public final class OutboxStore implements OutboxSource {
     }
 
     /**
+     * Marks the confirmed rows and records the failed attempts, as {@link #markPublished} and {@link #recordFailures},
+     * all in a savepoint. When the database refuses that for the data of some row (a trigger raising, a constraint, a
+     * value too long), the savepoint is rolled back and each row is written alone in a savepoint of its own: the rows
+     * the database takes are marked, and each offender is parked as FAILED with the database's reason, on the row if
+     * the row takes the FAILED write, otherwise as a FAILED entry in the log, which the claim skips. A published
+     * offender's event stays published (it is on the broker); an operator's retry publishes it once more. Any other
+     * error (the connection, the server) is thrown: the cycle fails as a whole, as in an outage. Cost: one savepoint
+     * per batch; one per row (a PostgreSQL subtransaction each) only for a batch with a refused row.
+     *
+     * @return the offenders as parked: published rows with the mark's refusal as reason, failed attempts with the
+     *         refusal appended to theirs
+     * @throws IllegalStateException when a row refuses every write and there is no log to park it in
+     */
+    @Override
+    public List<OutboxFailure> mark(List<OutboxRow> published, Instant at, String publisher,
+                                    List<OutboxFailure> failures) {
+        if (published.isEmpty() && failures.isEmpty()) {
+            return List.of();
+        }
+        if (refusal(() -> {
+            markPublished(published, at, publisher);
+            recordFailures(failures, at);
+        }) == null) {
+            return List.of();
+        }
+        List<OutboxFailure> parked = new ArrayList<>();
+        for (OutboxRow row : published) {
+            String refused = refusal(() -> markPublished(List.of(row), at, publisher));
+            if (refused != null) {
+                parked.add(park(new OutboxFailure(row, "published to the broker, but the database refused its mark: "
+                        + refused, row.retryCount() + 1, null), at));
+            }
+        }
+        for (OutboxFailure f : failures) {
+            String refused = refusal(() -> recordFailures(List.of(f), at));
+            if (refused != null) {
+                parked.add(park(new OutboxFailure(f.row(), f.reason()
+                        + "; the database refused to record this failed attempt: " + refused, f.attempts(), null), at));
+            }
+        }
+        return parked;
+    }
+
+    /** Parks a row whose own write was refused: on the row when it takes the FAILED write, else in the log. */
+    private OutboxFailure park(OutboxFailure f, Instant at) {
+        String refused = refusal(() -> recordFailures(List.of(f), at));
+        if (refused == null) {
+            return f;
+        }
+        if (lastResort == null) {
+            throw new IllegalStateException("row " + f.row().keyText() + " of " + mapping.table().name() + " (event "
+                    + f.row().eventId() + ") refuses every write (" + refused + ") and there is no "
+                    + RejectionLog.TABLE + " to park it in: create it (relay-state.sql) or fix the row; until then"
+                    + " its batch fails. " + f.reason());
+        }
+        lastResort.record(List.of(f), at);
+        return f;
+    }
+
+    /**
+     * Runs {@code writes} in a savepoint of the caller's transaction. Returns {@code null} when they succeeded (the
+     * savepoint is left to end with the transaction, which saves a round trip), or the database's reason when it
+     * refused them for the data of the rows written (then rolled back to the savepoint); throws any other failure.
+     */
+    private String refusal(Runnable writes) {
+        Connection connection = DataSourceUtils.getConnection(dataSource); // the transaction's own connection
+        try {
+            Savepoint savepoint;
+            try {
+                savepoint = connection.setSavepoint();
+            } catch (SQLException e) {
+                throw new IllegalStateException("cannot set a savepoint (the mark must run in the cycle's"
+                        + " transaction): " + e.getMessage(), e);
+            }
+            try {
+                writes.run();
+                return null;
+            } catch (RuntimeException e) {
+                SQLException refused = dialect.refusedRows(e);
+                if (refused == null) {
+                    throw e;
+                }
+                try {
+                    connection.rollback(savepoint);
+                } catch (SQLException r) {
+                    e.addSuppressed(r);
+                    throw e;
+                }
+                return refused.getMessage() == null ? refused.getSQLState()
+                        : refused.getMessage().replaceAll("\\s+", " ").strip();
+            }
+        } finally {
+            DataSourceUtils.releaseConnection(connection, dataSource);
+        }
+    }
+
+    /**
      * Records failed attempts. A row that waits for a retry keeps its waiting state, with the attempt count, next retry
      * time and reason where the row has columns for them (and in the log where it has not). A parked row: STATUS sets
      * the failed status; TIMESTAMP stamps the processed time; DELETE leaves the row in place; the reason goes to the
@@ -395,7 +527,7 @@ public final class OutboxStore implements OutboxSource {
                 binds.add(mapping.kind(PUBLISHED_AT).bindInstant(at, mapping.naiveZone()));
             }
             if (mapping.has(LAST_ERROR)) {
-                binds.add(RejectionLog.truncate(f.reason(), RejectionLog.MAX_REASON));
+                binds.add(RejectionLog.truncate(f.reason(), reasonLength));
             }
             if (mapping.has(RETRY_COUNT)) {
                 binds.add(f.attempts());
@@ -441,8 +573,8 @@ public final class OutboxStore implements OutboxSource {
         int reasonIndex = reader.columnCount() + 1;
         List<Object[]> read = jdbc.query(sql, (rs, n) -> new Object[] {reader.read(rs),
                 mapping.has(LAST_ERROR) ? rs.getString(reasonIndex) : null}, binds.toArray());
-        Map<String, RejectionLog.Entry> entries = log == null ? Map.of()
-                : log.entries(read.stream().map(r -> ((OutboxRow) r[0]).keyText()).toList());
+        Map<String, RejectionLog.Entry> entries = lastResort == null ? Map.of()
+                : lastResort.entries(read.stream().map(r -> ((OutboxRow) r[0]).keyText()).toList());
         List<FailedRow> rows = new ArrayList<>();
         for (Object[] r : read) {
             OutboxRow row = (OutboxRow) r[0];
@@ -512,6 +644,8 @@ public final class OutboxStore implements OutboxSource {
             }
             if (log != null) {
                 log.reset(keys);
+            } else if (lastResort != null) {
+                lastResort.clear(keys); // the row's own columns hold its attempts: a parked entry is all there was
             }
         }
         return changed;

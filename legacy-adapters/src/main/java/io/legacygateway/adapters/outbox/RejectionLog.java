@@ -14,6 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import javax.sql.DataSource;
+import org.springframework.dao.DataAccessException;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
@@ -62,9 +63,38 @@ public final class RejectionLog {
      *                                  current {@code relay-state.sql}
      */
     public RejectionLog(DataSource dataSource, Dialect dialect, String relay, String source, String property) {
+        this(dataSource, dialect, relay, source, property, TableInspector.inspect(dataSource, dialect,
+                new TableName(null, TABLE), property + " (the gateway's table " + TABLE
+                        + ", created by initialize-schema or " + dialect.ddlResource("relay-state.sql") + ")"));
+    }
+
+    /**
+     * The log where its table exists and the relay's user may read it, for a relay that needs it only as the place of
+     * last resort (a row that refuses every write is parked here, and every claim then skips the rows parked in it);
+     * {@code null} otherwise, so that a relay that never needed the table keeps working without grants on it.
+     *
+     * @throws IllegalArgumentException naming the property when the table exists but lacks current columns
+     */
+    public static RejectionLog ifPresent(DataSource dataSource, Dialect dialect, String relay, String source,
+                                         String property) {
+        TableInspector.Table stored;
+        try {
+            stored = TableInspector.inspect(dataSource, dialect, new TableName(null, TABLE), property);
+        } catch (IllegalArgumentException absent) {
+            return null;
+        }
+        RejectionLog log = new RejectionLog(dataSource, dialect, relay, source, property, stored);
+        try {
+            log.countFailed();
+            return log;
+        } catch (DataAccessException notReadable) {
+            return null;
+        }
+    }
+
+    private RejectionLog(DataSource dataSource, Dialect dialect, String relay, String source, String property,
+                         TableInspector.Table stored) {
         String script = dialect.ddlResource("relay-state.sql");
-        TableInspector.Table stored = TableInspector.inspect(dataSource, dialect, new TableName(null, TABLE), property
-                + " (the gateway's table " + TABLE + ", created by initialize-schema or " + script + ")");
         for (String column : List.of("attempts", "state", "next_retry_at")) {
             if (stored.column(column).isEmpty()) {
                 throw new IllegalArgumentException(property + ": the gateway's table " + TABLE + " has no column '"

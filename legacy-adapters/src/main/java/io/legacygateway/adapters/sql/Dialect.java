@@ -5,6 +5,7 @@ import java.sql.DatabaseMetaData;
 import java.sql.SQLException;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import javax.sql.DataSource;
 
 /**
@@ -62,6 +63,37 @@ public enum Dialect {
     /** How zero-write mode proves rows final on this database, or {@link CommitHorizon#NONE}. */
     public CommitHorizon commitHorizon() {
         return commitHorizon;
+    }
+
+    /**
+     * SQLSTATE classes of a statement the database refused for the data of the rows it wrote, not for a fault of the
+     * connection, the server or the grants: 09 triggered action exception, 22 data exception (a value too long, out of
+     * range), 23 integrity constraint violation (CHECK, NOT NULL, unique), 27 triggered data change violation, 44 WITH
+     * CHECK OPTION violation, 45 unhandled user-defined exception (a trigger's {@code SIGNAL SQLSTATE '45000'} on
+     * MariaDB/MySQL); on PostgreSQL also P0, a PL/pgSQL {@code RAISE EXCEPTION} (P0001 unless the trigger names another
+     * code, which then decides).
+     */
+    private static final Set<String> ROW_REFUSALS = Set.of("09", "22", "23", "27", "44", "45");
+
+    /**
+     * The database's refusal in {@code failure}'s causes when it refused a statement for the data of the rows it wrote
+     * (the SQLSTATE classes above), {@code null} for anything else: a lost connection, a timeout, a deadlock (class
+     * 40), missing grants (42), a server shutting down (57) are outages, not a row's fault. The first SQL exception
+     * that carries a state decides; of a batch, the entry's own exception (PostgreSQL chains it as the next one).
+     */
+    public SQLException refusedRows(Throwable failure) {
+        for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof SQLException e) {
+                SQLException entry = e.getNextException() != null ? e.getNextException() : e;
+                String state = entry.getSQLState() != null ? entry.getSQLState() : e.getSQLState();
+                if (state != null && state.length() >= 2) {
+                    String category = state.substring(0, 2).toUpperCase(Locale.ROOT);
+                    return ROW_REFUSALS.contains(category) || (this == POSTGRESQL && category.equals("P0"))
+                            ? entry : null;
+                }
+            }
+        }
+        return null;
     }
 
     /** Whether UUID values are bound as text (the driver has no UUID mapping). */

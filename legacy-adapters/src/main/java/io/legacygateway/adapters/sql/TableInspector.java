@@ -23,10 +23,17 @@ public final class TableInspector {
     }
 
     /**
-     * A column as stored: its exact name, JDBC type ({@link java.sql.Types}) and type name, and its default
-     * expression as the driver reports it ({@code null} when none).
+     * A column as stored: its exact name, JDBC type ({@link java.sql.Types}) and type name, its default expression as
+     * the driver reports it ({@code null} when none), and its size as {@code COLUMN_SIZE} and {@code DECIMAL_DIGITS}
+     * report it: the length of a text column, the precision and scale of a numeric one; 0 when the driver does not say.
      */
-    public record Column(String name, int jdbcType, String typeName, boolean nullable, String defaultValue) {
+    public record Column(String name, int jdbcType, String typeName, boolean nullable, String defaultValue, int size,
+                         int scale) {
+
+        /** A column whose size is not known. */
+        public Column(String name, int jdbcType, String typeName, boolean nullable, String defaultValue) {
+            this(name, jdbcType, typeName, nullable, defaultValue, 0, 0);
+        }
     }
 
     /**
@@ -94,7 +101,7 @@ public final class TableInspector {
                     String name = rs.getString("COLUMN_NAME");
                     columns.put(name.toLowerCase(Locale.ROOT), new Column(name, rs.getInt("DATA_TYPE"),
                             rs.getString("TYPE_NAME"), rs.getInt("NULLABLE") != DatabaseMetaData.columnNoNulls,
-                            rs.getString("COLUMN_DEF")));
+                            rs.getString("COLUMN_DEF"), size(rs, "COLUMN_SIZE"), size(rs, "DECIMAL_DIGITS")));
                 }
             }
             Map<Short, String> key = new java.util.TreeMap<>();
@@ -110,6 +117,12 @@ public final class TableInspector {
             throw new IllegalStateException(property + ": cannot read the metadata of table '" + configured + "': "
                     + e.getMessage(), e);
         }
+    }
+
+    /** A size column of the metadata; unlimited types may report more than an int holds (LONGTEXT: 2^32 - 1). */
+    private static int size(ResultSet rs, String column) throws SQLException {
+        long size = rs.getLong(column);
+        return rs.wasNull() || size < 0 ? 0 : (int) Math.min(size, Integer.MAX_VALUE);
     }
 
     private static String exactCase(DatabaseMetaData md, String schema) throws SQLException {

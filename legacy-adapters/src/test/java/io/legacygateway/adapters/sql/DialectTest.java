@@ -3,6 +3,8 @@ package io.legacygateway.adapters.sql;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.sql.BatchUpdateException;
+import java.sql.SQLException;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -96,5 +98,25 @@ class DialectTest {
     void onlyTheDatabasesTestedHereClaimToBe() {
         assertThat(Dialect.values()).filteredOn(Dialect::testedHere)
                 .containsExactly(Dialect.POSTGRESQL, Dialect.MARIADB, Dialect.H2);
+    }
+
+    @Test
+    void aStatementRefusedForTheDataOfItsRowsIsToldFromAnOutage() {
+        SQLException trigger = new SQLException("ERROR: order 7 may not be marked", "P0001");
+        BatchUpdateException batch = new BatchUpdateException("Batch entry 0 was aborted", "P0001", new int[0]);
+        batch.setNextException(trigger);
+        RuntimeException wrapped = new RuntimeException("UPDATE outbox ...", batch);
+        assertThat((Throwable) Dialect.POSTGRESQL.refusedRows(wrapped)).as("the batch entry's own exception")
+                .isSameAs(trigger);
+        assertThat((Throwable) Dialect.MARIADB.refusedRows(wrapped)).as("P0 is PL/pgSQL's class only").isNull();
+        for (String state : new String[] {"22001", "23514", "23000", "45000", "09000", "27000", "44000"}) {
+            assertThat((Throwable) Dialect.MARIADB.refusedRows(new RuntimeException(new SQLException("x", state))))
+                    .as(state).isNotNull();
+        }
+        for (String state : new String[] {"08006", "40001", "40P01", "42501", "57P01", "53300", "HY000"}) {
+            assertThat((Throwable) Dialect.POSTGRESQL.refusedRows(new RuntimeException(new SQLException("x", state))))
+                    .as(state + " is an outage").isNull();
+        }
+        assertThat((Throwable) Dialect.POSTGRESQL.refusedRows(new IllegalStateException("no SQL at all"))).isNull();
     }
 }
