@@ -43,7 +43,7 @@ public class InboxConsumerTemplate extends RouteBuilder {
     public static final String TEMPLATE = "inbox-consumer";
     public static final String ROUTE_PREFIX = "inbox-consumer-";
     /** The first in-process retry after the database was found unreachable; doubled up to {@code maxBackoff}. */
-    static final long FIRST_RETRY_MILLIS = 1000;
+    private static final long FIRST_RETRY_MILLIS = 1000;
 
     private final InboxConsumerFactory factory;
     /** The consumer of each route being created: its beans share the one parse of the parameters. */

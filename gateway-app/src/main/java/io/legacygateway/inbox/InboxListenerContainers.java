@@ -48,10 +48,10 @@ final class InboxListenerContainers implements MessageListenerContainerFactory {
 
         @Override
         protected void commitIfNecessary(Session session, Message message) throws JMSException {
-            if (message != null && session.getTransacted()) {
-                hooks.forEach(h -> h.beforeAcknowledge(consumer, message));
-            }
             try {
+                if (message != null) {
+                    hooks.forEach(h -> h.beforeAcknowledge(consumer, message));
+                }
                 super.commitIfNecessary(session, message);
             } catch (JMSException | RuntimeException e) {
                 // a commit that fails leaves the transaction to the broker, which rolls it back

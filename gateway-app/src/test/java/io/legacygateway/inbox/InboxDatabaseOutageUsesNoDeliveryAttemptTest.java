@@ -8,6 +8,7 @@ import io.legacygateway.testsupport.QueueProbe;
 import io.legacygateway.testsupport.StandaloneArtemis;
 import io.legacygateway.testsupport.TcpProxy;
 import jakarta.jms.ConnectionFactory;
+import java.sql.Connection;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -65,6 +66,12 @@ abstract class InboxDatabaseOutageUsesNoDeliveryAttemptTest extends InboxTestSup
     @AfterEach
     void databaseBackAndBrokerSettingsRemoved() {
         proxy().start();
+        Awaitility.await("the gateway's pool reaches the database again").atMost(Duration.ofSeconds(30))
+                .ignoreExceptions().until(() -> {
+                    try (Connection c = dataSources.get("target", "test").getConnection()) {
+                        return c.isValid(1);
+                    }
+                });
         addressSettings.forEach(match -> broker().invokeOnBroker("removeAddressSettings", match));
         addressSettings.clear();
     }
@@ -88,11 +95,15 @@ abstract class InboxDatabaseOutageUsesNoDeliveryAttemptTest extends InboxTestSup
                 .until(() -> counter("gateway.inbox.database.unreachable", consumer) >= SESSIONS);
         Awaitility.await("the outage: no redelivery scheduled, nothing dead-lettered or applied")
                 .during(OUTAGE).atMost(OUTAGE.plusSeconds(15)).pollInterval(Duration.ofSeconds(1))
-                .until(() -> broker().queueAttribute(queue, "scheduledCount") == 0
-                        && broker().queueAttribute(queue, "deliveringCount") <= SESSIONS
-                        && deadLetters(queue).isEmpty()
-                        && effects() == 10
-                        && counter("gateway.inbox.rollbacks", consumer) == 0);
+                .untilAsserted(() -> {
+                    assertThat(broker().queueAttribute(queue, "scheduledCount")).as("scheduled redeliveries")
+                            .isZero();
+                    assertThat(broker().queueAttribute(queue, "deliveringCount")).as("held by the sessions")
+                            .isLessThanOrEqualTo(SESSIONS);
+                    assertThat(deadLetters(queue)).as("DLQ").isEmpty();
+                    assertThat(effects()).as("applied").isEqualTo(10);
+                    assertThat(counter("gateway.inbox.rollbacks", consumer)).as("rollbacks").isZero();
+                });
         proxy().start();
 
         Awaitility.await().atMost(Duration.ofSeconds(90))
