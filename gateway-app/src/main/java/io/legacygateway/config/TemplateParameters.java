@@ -7,7 +7,6 @@ import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.UnaryOperator;
-import org.apache.camel.util.TimeUtils;
 
 /**
  * The parameters of one route-template instance (an {@code outbox-relay} or {@code inbox-consumer} from YAML), read as
@@ -89,18 +88,19 @@ public final class TemplateParameters {
         return v;
     }
 
-    /** A positive duration in Camel's notation: {@code 500ms}, {@code 2s}, {@code 1m}, {@code 7d}. */
+    /** A positive duration in one of the {@link DurationText#FORMS}, parsed once here (never handed on as text). */
     public Duration duration(Parameter p) {
+        Duration d;
         try {
-            long ms = TimeUtils.toMilliSeconds(value(p));
-            if (ms <= 0) {
-                throw new IllegalArgumentException("not positive");
-            }
-            return Duration.ofMillis(ms);
+            d = DurationText.parse(value(p));
         } catch (RuntimeException e) {
-            throw new IllegalArgumentException(label(p.key()) + ": '" + values.get(p.key())
-                    + "' is not a positive duration such as 500ms, 2s, 1m or 7d");
+            d = null;
         }
+        if (d == null || d.isNegative() || d.isZero()) {
+            throw new IllegalArgumentException(label(p.key()) + ": '" + values.get(p.key())
+                    + "' is not a positive duration such as " + DurationText.FORMS);
+        }
+        return d;
     }
 
     /** One of an enum's constants, case-insensitively. */

@@ -1,5 +1,6 @@
 package io.legacygateway.inbox;
 
+import io.legacygateway.config.DurationText;
 import io.legacygateway.envelope.EventEnvelope;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -89,7 +90,8 @@ public final class InboxConsumer implements Processor {
                 .description("Sequence gate: parked messages applied once their turn came")
                 .tag("consumer", c).register(meters);
         rolledBack = Counter.builder("gateway.inbox.rollbacks")
-                .description("Deliveries returned to the broker for redelivery after a transient failure")
+                .description("Deliveries returned to the broker unacknowledged (the JMS session rolled back or its"
+                        + " commit failed), from any cause: each uses one of the message's delivery attempts")
                 .tag("consumer", c).register(meters);
         unreachable = Counter.builder("gateway.inbox.database.unreachable")
                 .description("Attempts that found the inbox database unreachable (retried in-process)")
@@ -125,6 +127,11 @@ public final class InboxConsumer implements Processor {
     /** The delivery on which a transiently failing message is dead-lettered. */
     public int maxDeliveryAttempts() {
         return maxDeliveryAttempts;
+    }
+
+    /** {@code gateway_inbox_rollbacks_total}, incremented by the listener container on every rollback. */
+    Counter rollbacks() {
+        return rolledBack;
     }
 
     /** The queue that receives this consumer's dead letters. */
@@ -166,7 +173,7 @@ public final class InboxConsumer implements Processor {
                 processing.record(System.nanoTime() - started, java.util.concurrent.TimeUnit.NANOSECONDS);
                 return;
             }
-            rolledBack.increment();
+            // counted by the listener container when it rolls the session back (InboxListenerContainers)
             log.warn("Inbox '{}': {} rolled back for redelivery by the broker (delivery {} of {}): {}", name(),
                     describe(message), delivery, maxDeliveryAttempts, FailureClassifier.describe(e));
             throw e;
@@ -213,7 +220,7 @@ public final class InboxConsumer implements Processor {
         if (failingSince.compareAndSet(0, System.nanoTime())) {
             log.warn("Inbox '{}': database '{}' unreachable; the message stays unacknowledged and is retried here "
                     + "with backoff up to {} (no delivery attempt is used): {}", name(), settings.dataSource(),
-                    settings.maxBackoff(), FailureClassifier.describe(e));
+                    DurationText.format(settings.maxBackoff()), FailureClassifier.describe(e));
         }
     }
 

@@ -21,6 +21,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import javax.sql.DataSource;
 import org.apache.camel.CamelContext;
 import org.apache.camel.ProducerTemplate;
+import org.apache.camel.component.jms.MessageListenerContainerFactory;
 import org.apache.activemq.artemis.jms.client.ActiveMQConnectionFactory;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -65,6 +66,11 @@ public class InboxConsumerFactory implements DisposableBean {
         ConnectionFactory cf = ConsumerConnectionFactory.create(applicationConnectionFactory);
         connectionFactories.add(cf);
         return cf;
+    }
+
+    /** The listener containers of {@code consumer}'s route: they count its rollbacks and run the hooks. */
+    public MessageListenerContainerFactory listenerContainers(InboxConsumer consumer) {
+        return new InboxListenerContainers(consumer.name(), consumer.rollbacks(), hooks);
     }
 
     public InboxConsumer create(Map<String, Object> parameters, CamelContext camel) {

@@ -1,27 +1,37 @@
 package io.legacygateway.inbox;
 
+import jakarta.jms.ConnectionFactory;
+import java.util.Collections;
+import java.util.Map;
+import java.util.WeakHashMap;
 import org.apache.camel.LoggingLevel;
+import org.apache.camel.RouteTemplateContext;
 import org.apache.camel.builder.RouteBuilder;
-import org.apache.camel.model.OnExceptionDefinition;
-import org.apache.camel.model.RouteDefinition;
+import org.apache.camel.component.jms.MessageListenerContainerFactory;
 import org.apache.camel.model.RouteTemplateDefinition;
+import org.apache.camel.model.errorhandler.DefaultErrorHandlerDefinition;
 
 /**
  * The {@code inbox-consumer} route template: a transacted JMS consumer whose one processor, an {@link InboxConsumer},
  * applies each message's effect once per consumer. Instantiated from YAML ({@code templatedRoute} with
- * {@code routeTemplateRef: inbox-consumer}); every parameter is listed in {@link InboxSettings.Parameter}.
+ * {@code routeTemplateRef: inbox-consumer}); every parameter is listed in {@link InboxSettings.Parameter}. The
+ * parameters are parsed once, into the route's {@link InboxSettings}; what Camel needs of them (the backoff) it gets
+ * from there as numbers, never as the text of a parameter.
  *
  * <p>The JMS side: {@code transacted=true} with {@code lazyCreateTransactionManager=false} gives Spring's listener
  * container a local transacted session and no transaction manager; it acknowledges (commits the session) only after
  * the route returned, and rolls the session back when the route throws, after which the broker redelivers with the
  * redelivery delay of broker.xml (redelivery in a transacted JMS route is the broker's, not Camel's). The default
- * acknowledgement mode would acknowledge before the route runs. {@code CACHE_CONSUMER} keeps each session's consumer
- * for the route's lifetime, which keeps message groups (one aggregate per consumer) stable; the consumer window is 0
- * ({@link ConsumerConnectionFactory}). {@code mapJmsMessage=false}: the body is read by the inbox, never converted by
- * Camel (no ObjectMessage deserialisation); {@code disableReplyTo}: a JMSReplyTo header is never answered.
+ * acknowledgement mode would acknowledge before the route runs. {@code exposeListenerSession=true}: the session the
+ * route gets is the listener's own, the one that acknowledges, so a dead-letter copy commits with the acknowledgement,
+ * and no connection is opened per message. {@code CACHE_CONSUMER} keeps the connection, the sessions and their
+ * consumers for the route's lifetime, which keeps message groups (one aggregate per consumer) stable; the consumer
+ * window is 0 ({@link ConsumerConnectionFactory}). The listener container is {@link InboxListenerContainers}' (every
+ * rollback counted). {@code mapJmsMessage=false}: the body is read by the inbox, never converted by Camel (no
+ * ObjectMessage deserialisation); {@code disableReplyTo}: a JMSReplyTo header is never answered.
  *
- * <p>Error handling, declared once here for every inbox route: the only Camel redelivery is for
- * {@link TargetDatabaseUnavailableException}, retried in-process without limit (1 s doubling up to
+ * <p>Error handling, declared once here for every inbox route ({@link #databaseRetry}): the only Camel redelivery is
+ * for {@link TargetDatabaseUnavailableException}, retried in-process without limit (1 s doubling up to
  * {@code maxBackoff}) so that a database outage uses no broker delivery attempts; it stops retrying when the route
  * stops, and the message then goes back to the broker unacknowledged. Everything else is decided by
  * {@link InboxConsumer}: dead letters are sent inside the JMS transaction, transient failures are thrown to roll the
@@ -32,8 +42,12 @@ public class InboxConsumerTemplate extends RouteBuilder {
 
     public static final String TEMPLATE = "inbox-consumer";
     public static final String ROUTE_PREFIX = "inbox-consumer-";
+    /** The first in-process retry after the database was found unreachable; doubled up to {@code maxBackoff}. */
+    private static final long FIRST_RETRY_MILLIS = 1000;
 
     private final InboxConsumerFactory factory;
+    /** The consumer of each route being created: its beans share the one parse of the parameters. */
+    private final Map<RouteTemplateContext, InboxConsumer> created = Collections.synchronizedMap(new WeakHashMap<>());
 
     public InboxConsumerTemplate(InboxConsumerFactory factory) {
         this.factory = factory;
@@ -49,27 +63,46 @@ public class InboxConsumerTemplate extends RouteBuilder {
                 template.templateOptionalParameter(p.key(), p.description());
             }
         }
-        RouteDefinition route = template
-                .templateBean("inboxConsumer", InboxConsumer.class,
-                        rtc -> factory.create(rtc.getParameters(), rtc.getCamelContext()))
-                .templateBean("inboxConnectionFactory", jakarta.jms.ConnectionFactory.class,
-                        rtc -> factory.connectionFactory())
+        template
+                .templateBean("inboxConsumer", InboxConsumer.class, this::consumer)
+                .templateBean("inboxConnectionFactory", ConnectionFactory.class, rtc -> factory.connectionFactory())
+                .templateBean("inboxListenerContainers", MessageListenerContainerFactory.class,
+                        rtc -> factory.listenerContainers(consumer(rtc)))
+                .templateBean("inboxErrorHandler", DefaultErrorHandlerDefinition.class,
+                        rtc -> databaseRetry(consumer(rtc).settings()))
                 .from("jms:queue:{{queue}}?connectionFactory=#{{inboxConnectionFactory}}"
                         + "&transacted=true&lazyCreateTransactionManager=false&cacheLevelName=CACHE_CONSUMER"
+                        + "&exposeListenerSession=true"
+                        + "&consumerType=Custom&messageListenerContainerFactory=#{{inboxListenerContainers}}"
                         + "&concurrentConsumers={{concurrentConsumers}}&maxConcurrentConsumers={{concurrentConsumers}}"
                         + "&mapJmsMessage=false&disableReplyTo=true&receiveTimeout=1000"
                         + "&errorHandlerLoggingLevel=DEBUG&errorHandlerLogStackTrace=false")
                 .routeDescription("Inbox consumer {{consumer}}: {{queue}} -> effect once per message")
-                // InboxConsumer logs each failure once, in one line; the exchange's exhaustion would repeat it
-                .errorHandler(defaultErrorHandler().logExhausted(false));
-        OnExceptionDefinition unreachable = route.onException(TargetDatabaseUnavailableException.class)
-                .maximumRedeliveries(-1).redeliveryDelay(1000).useExponentialBackOff().backOffMultiplier(2)
-                .maximumRedeliveryDelay("{{maxBackoff}}")
+                .errorHandler("{{inboxErrorHandler}}")
+                .process("#{{inboxConsumer}}").id("inbox-{{consumer}}");
+    }
+
+    /**
+     * The route's error handler: retries {@link TargetDatabaseUnavailableException} in-process, 1 s doubling up to
+     * {@code maxBackoff} (handed over in milliseconds), for as long as the route runs; every other exception fails the
+     * exchange at once, so the listener rolls the JMS session back. {@link InboxConsumer} logs each failure once, in
+     * one line: the exchange's exhaustion would repeat it.
+     */
+    static DefaultErrorHandlerDefinition databaseRetry(InboxSettings settings) {
+        DefaultErrorHandlerDefinition handler = new DefaultErrorHandlerDefinition();
+        handler.logExhausted(false).logStackTrace(false)
+                .maximumRedeliveries(-1).redeliveryDelay(FIRST_RETRY_MILLIS)
+                .useExponentialBackOff().backOffMultiplier(2)
+                .maximumRedeliveryDelay(settings.maxBackoff().toMillis())
                 .retryAttemptedLogLevel(LoggingLevel.DEBUG).retriesExhaustedLogLevel(LoggingLevel.WARN)
-                .logStackTrace(false).handled(false);
-        // a stopping route hands the message back to the broker instead of waiting for the database
-        unreachable.getRedeliveryPolicyType().allowRedeliveryWhileStopping(false);
-        unreachable.end();
-        route.process("#{{inboxConsumer}}").id("inbox-{{consumer}}");
+                // a stopping route hands the message back to the broker instead of waiting for the database
+                .allowRedeliveryWhileStopping(false);
+        handler.setRetryWhilePredicate(
+                exchange -> exchange.getException(TargetDatabaseUnavailableException.class) != null);
+        return handler;
+    }
+
+    private InboxConsumer consumer(RouteTemplateContext rtc) {
+        return created.computeIfAbsent(rtc, r -> factory.create(r.getParameters(), r.getCamelContext()));
     }
 }

@@ -1,6 +1,7 @@
 package io.legacygateway.inbox;
 
 import io.legacygateway.envelope.EventEnvelope;
+import jakarta.jms.Message;
 
 /**
  * Observes the steps of one delivery at the points where a crash changes the outcome. Production has none; tests
@@ -20,5 +21,13 @@ public interface InboxDeliveryHook {
 
     /** After the database commit, before the JMS session commits (acknowledges the message). */
     default void afterDatabaseCommitBeforeAck(String consumer, EventEnvelope envelope, InboxOutcome outcome) {
+    }
+
+    /**
+     * After the route returned, just before the listener's JMS session commits: the acknowledgement of
+     * {@code message} and, for a dead letter, its copy on the dead-letter queue, in one transaction. Also for messages
+     * that never became an envelope (malformed).
+     */
+    default void beforeAcknowledge(String consumer, Message message) {
     }
 }

@@ -1,6 +1,10 @@
 package io.legacygateway.relay;
 
 import io.legacygateway.adapters.outbox.OutboxColumn;
+import java.util.Collections;
+import java.util.Map;
+import java.util.WeakHashMap;
+import org.apache.camel.RouteTemplateContext;
 import org.apache.camel.builder.RouteBuilder;
 import org.apache.camel.model.RouteTemplateDefinition;
 
@@ -20,6 +24,8 @@ public class OutboxRelayTemplate extends RouteBuilder {
     public static final String ROUTE_PREFIX = "outbox-relay-";
 
     private final OutboxRelayFactory factory;
+    /** The relay of each route being created: its beans share the one parse of the parameters. */
+    private final Map<RouteTemplateContext, OutboxRelay> created = Collections.synchronizedMap(new WeakHashMap<>());
 
     public OutboxRelayTemplate(OutboxRelayFactory factory) {
         this.factory = factory;
@@ -43,9 +49,15 @@ public class OutboxRelayTemplate extends RouteBuilder {
                         + " as a constant or template instead of " + c.parameter());
             }
         }
-        template.templateBean("relayProcessor", OutboxRelay.class, rtc -> factory.create(rtc.getParameters()))
-                .from("timer:" + ROUTE_PREFIX + "{{relay}}?period={{pollInterval}}&delay={{pollInterval}}")
+        // the timer gets the poll interval as parsed by RelaySettings, in milliseconds (a Long bean), not its text
+        template.templateBean("relayProcessor", OutboxRelay.class, this::relay)
+                .templateBean("relayPollMillis", Long.class, rtc -> relay(rtc).settings().pollInterval().toMillis())
+                .from("timer:" + ROUTE_PREFIX + "{{relay}}?period=#{{relayPollMillis}}&delay=#{{relayPollMillis}}")
                 .routeDescription("Outbox relay {{relay}}: claim, publish to Artemis, mark")
                 .process("#{{relayProcessor}}").id("claim-publish-mark-{{relay}}");
+    }
+
+    private OutboxRelay relay(RouteTemplateContext rtc) {
+        return created.computeIfAbsent(rtc, r -> factory.create(r.getParameters()));
     }
 }

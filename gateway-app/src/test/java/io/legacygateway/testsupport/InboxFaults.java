@@ -3,6 +3,9 @@ package io.legacygateway.testsupport;
 import io.legacygateway.envelope.EventEnvelope;
 import io.legacygateway.inbox.InboxDeliveryHook;
 import io.legacygateway.inbox.InboxOutcome;
+import io.legacygateway.envelope.MessageProperties;
+import jakarta.jms.JMSException;
+import jakarta.jms.Message;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.BrokenBarrierException;
@@ -31,6 +34,7 @@ public class InboxFaults implements InboxDeliveryHook {
 
     private final Map<String, Boolean> crashAfterCommit = new ConcurrentHashMap<>();
     private final Map<String, CountDownLatch[]> pauseAfterCommit = new ConcurrentHashMap<>();
+    private final Map<String, CountDownLatch[]> pauseBeforeAck = new ConcurrentHashMap<>();
     private final Map<String, Boolean> failBeforeCommit = new ConcurrentHashMap<>();
     private final Map<String, Consumer<EventEnvelope>> beforeCommitProbes = new ConcurrentHashMap<>();
     private final Map<String, CyclicBarrier> barriers = new ConcurrentHashMap<>();
@@ -48,6 +52,15 @@ public class InboxFaults implements InboxDeliveryHook {
      */
     public void pauseAfterCommitBeforeAckOnce(String eventId, CountDownLatch reached, CountDownLatch release) {
         pauseAfterCommit.put(eventId, new CountDownLatch[] {reached, release});
+    }
+
+    /**
+     * The next delivery of the message whose {@code ce_id} is {@code eventId}, once the route returned and just before
+     * the listener's JMS session commits (the acknowledgement, and a dead letter's copy), counts {@code reached} down
+     * and waits for {@code release}: a process halting there leaves the whole transaction uncommitted.
+     */
+    public void pauseBeforeAcknowledgeOnce(String eventId, CountDownLatch reached, CountDownLatch release) {
+        pauseBeforeAck.put(eventId, new CountDownLatch[] {reached, release});
     }
 
     /** The next delivery of this event fails after its effect, before the database commit. */
@@ -117,6 +130,25 @@ public class InboxFaults implements InboxDeliveryHook {
         }
         if (crashAfterCommit.remove(envelope.id()) != null) {
             throw new SimulatedCrash("after the database commit of " + envelope.id() + ", before the ack");
+        }
+    }
+
+    @Override
+    public void beforeAcknowledge(String consumer, Message message) {
+        String id;
+        try {
+            id = message.getStringProperty(MessageProperties.ID);
+        } catch (JMSException e) {
+            return;
+        }
+        CountDownLatch[] pause = id == null ? null : pauseBeforeAck.remove(id);
+        if (pause != null) {
+            pause[0].countDown();
+            try {
+                pause[1].await(120, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 }

@@ -30,23 +30,69 @@ public final class QueueProbe {
      * dispatched, which undercounts on a busy machine.
      */
     public int count(String queue) {
+        Message answer = management(m -> JMSManagementHelper.putAttribute(m, ResourceNames.QUEUE + queue,
+                "messageCount"));
+        // a queue that was never created has no messages
+        return answer == null ? 0 : ((Number) result(answer, Long.class)).intValue();
+    }
+
+    /**
+     * A management attribute, for example ({@code "queue." + name}, {@code "scheduledCount"}) or
+     * ({@link ResourceNames#BROKER}, {@code "totalConnectionCount"}).
+     *
+     * @throws IllegalStateException when the broker refuses (no such resource)
+     */
+    public long attribute(String resource, String attribute) {
+        Message answer = management(m -> JMSManagementHelper.putAttribute(m, resource, attribute));
+        if (answer == null) {
+            throw new IllegalStateException("no attribute " + attribute + " of " + resource);
+        }
+        return ((Number) result(answer, Long.class)).longValue();
+    }
+
+    /** A management attribute of a queue: {@code messageCount}, {@code scheduledCount}, {@code deliveringCount}. */
+    public long queueAttribute(String queue, String attribute) {
+        return attribute(ResourceNames.QUEUE + queue, attribute);
+    }
+
+    /** Invokes a broker management operation, for example {@code addAddressSettings(match, json)}. */
+    public void invokeOnBroker(String operation, Object... arguments) {
+        Message answer = management(m -> JMSManagementHelper.putOperationInvocation(m, ResourceNames.BROKER,
+                operation, arguments));
+        if (answer == null) {
+            throw new IllegalStateException("the broker refused " + operation);
+        }
+    }
+
+    private interface Request {
+        void put(Message request) throws Exception;
+    }
+
+    /** The management answer, or {@code null} when the broker refused the request or did not answer in 30 s. */
+    private Message management(Request request) {
         try (Connection c = connectionFactory.createConnection();
              Session s = c.createSession(false, Session.AUTO_ACKNOWLEDGE)) {
             c.start();
             TemporaryQueue reply = s.createTemporaryQueue();
-            Message request = s.createMessage();
-            JMSManagementHelper.putAttribute(request, ResourceNames.QUEUE + queue, "messageCount");
-            request.setJMSReplyTo(reply);
+            Message m = s.createMessage();
+            request.put(m);
+            m.setJMSReplyTo(reply);
             try (MessageProducer p = s.createProducer(s.createQueue("activemq.management"));
                  MessageConsumer r = s.createConsumer(reply)) {
-                p.send(request);
+                p.send(m);
                 Message answer = r.receive(30_000);
-                if (answer == null || !JMSManagementHelper.hasOperationSucceeded(answer)) {
-                    // a queue that was never created has no messages
-                    return 0;
-                }
-                return ((Number) JMSManagementHelper.getResult(answer, Long.class)).intValue();
+                return answer != null && JMSManagementHelper.hasOperationSucceeded(answer) ? answer : null;
             }
+        } catch (RuntimeException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static Object result(Message answer, Class<?> type) {
+        try {
+            return JMSManagementHelper.getResult(answer, type);
         } catch (Exception e) {
             throw new IllegalStateException(e);
         }

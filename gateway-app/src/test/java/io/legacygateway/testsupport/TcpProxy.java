@@ -29,8 +29,14 @@ public final class TcpProxy implements AutoCloseable {
         this.targetPort = targetPort;
     }
 
-    /** Listens (on a free port the first time, on the same port afterwards) and forwards to the target. */
+    /**
+     * Listens (on a free port the first time, on the same port afterwards) and forwards to the target; nothing to do
+     * when it listens already.
+     */
     public synchronized TcpProxy start() {
+        if (server != null) {
+            return this;
+        }
         try {
             ServerSocket s = new ServerSocket();
             s.setReuseAddress(true);

@@ -1,0 +1,35 @@
+package io.legacygateway.inbox;
+
+import io.legacygateway.testsupport.LegacyDatabases;
+import io.legacygateway.testsupport.StandaloneBroker;
+import io.legacygateway.testsupport.TcpProxy;
+import io.legacygateway.testsupport.TestDatabase;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+class PostgresInboxDatabaseOutageUsesNoDeliveryAttemptTest
+        extends InboxDatabaseOutageUsesNoDeliveryAttemptTest {
+
+    private static final TcpProxy PROXY = new TcpProxy("127.0.0.1", 5432).start();
+
+    @DynamicPropertySource
+    static void targetDatabaseThroughProxyAndBroker(DynamicPropertyRegistry registry) {
+        LegacyDatabases.register(registry, "target",
+                TestDatabase.POSTGRES, PostgresInboxDatabaseOutageUsesNoDeliveryAttemptTest.class,
+                url -> url.replace("127.0.0.1:5432", "127.0.0.1:" + PROXY.port()));
+        registry.add("gateway.datasources.target.maximum-pool-size", () -> "6");
+        registry.add("gateway.datasources.target.connect-timeout", () -> "1s");
+        StandaloneBroker.register(registry);
+    }
+
+    @Override
+    protected TcpProxy proxy() {
+        return PROXY;
+    }
+
+    @Override
+    protected String directUrl() {
+        return LegacyDatabases.directUrl("target",
+                TestDatabase.POSTGRES, PostgresInboxDatabaseOutageUsesNoDeliveryAttemptTest.class);
+    }
+}
