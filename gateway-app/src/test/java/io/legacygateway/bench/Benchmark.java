@@ -1,0 +1,394 @@
+package io.legacygateway.bench;
+
+import io.legacygateway.testsupport.StandaloneArtemis;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.activemq.artemis.jms.client.ActiveMQConnectionFactory;
+import org.springframework.util.FileSystemUtils;
+
+/**
+ * Throughput of the gateway's relay and inbox next to what the same machine does by hand, in one run, on the same
+ * database, the same standalone Artemis broker (durable: the repository's {@code artemis-config/broker.xml}), the
+ * same ~1 KiB CloudEvents messages over 1,000 aggregates and the same batch sizes. Not a test: run
+ * {@code bench/run.sh --help}.
+ *
+ * <p>Every figure is checked against the outcome before it is printed (rows marked, messages on the queue, effects
+ * applied); a path that does not deliver exactly what it was given fails the run instead of printing a rate.
+ */
+public final class Benchmark {
+
+    private final Options options;
+    private final Report report = new Report(System.out);
+    private final StandaloneArtemis artemis;
+    private final BrokerQueues queues;
+    private final ActiveMQConnectionFactory cf;
+    private int queueNumber;
+
+    private Benchmark(Options options, StandaloneArtemis artemis) {
+        this.options = options;
+        this.artemis = artemis;
+        this.queues = new BrokerQueues(artemis);
+        this.cf = queues.gatewayConnectionFactory(artemis);
+    }
+
+    public static void main(String[] args) throws Exception {
+        Options options = Options.parse(args);
+        Path work = Files.createTempDirectory("gw-bench-");
+        StandaloneArtemis artemis = StandaloneArtemis.create(work.resolve("broker"));
+        artemis.start();
+        try {
+            System.out.printf("Benchmark %s: %s; databases %s; relay %,d rows, batches %s, claimers %s; inbox %,d"
+                            + " messages, threads %s; backlog %,d pending in %,d and in %,d rows; Artemis 2.40.0"
+                            + " (durable) at %s%n", Instant.now(), Machine.describe(), options.databases, options.rows,
+                    options.batches, options.claimers, options.messages, options.threads, options.backlogPending,
+                    options.backlogPending, options.backlogTable, artemis.url());
+            new Benchmark(options, artemis).run();
+        } finally {
+            artemis.kill();
+            FileSystemUtils.deleteRecursively(work);
+        }
+    }
+
+    private void run() throws Exception {
+        for (BenchDatabase db : options.databases) {
+            db.create();
+            try {
+                System.out.printf("%n%s (schema %s)%n", db.id, db.schema());
+                if (options.sections.contains("relay")) {
+                    handRelay(db);
+                }
+                if (options.sections.contains("inbox")) {
+                    handInbox(db);
+                }
+                try (GatewayUnderTest gateway = new GatewayUnderTest(db, artemis, options.relayParameters,
+                        options.inboxParameters)) {
+                    if (options.sections.contains("relay")) {
+                        gatewayRelay(db, gateway);
+                    }
+                    if (options.sections.contains("inbox")) {
+                        gatewayInbox(db, gateway);
+                    }
+                    if (options.sections.contains("backlog")) {
+                        backlog(db, gateway);
+                    }
+                }
+            } finally {
+                db.drop();
+            }
+        }
+        report.printTables();
+    }
+
+    // ---------------------------------------------------------------- relay
+
+    private void handRelay(BenchDatabase db) throws Exception {
+        db.prefillOutbox(0, options.warmUp, options.analyze);
+        String warm = queue();
+        HandWritten.pipeline(db, cf, warm, options.batches.get(0), 1);
+        queues.destroy(warm);
+        for (int b : options.batches) {
+            db.prefillOutbox(0, options.rows, options.analyze);
+            measure(db, "ceiling jdbc b" + b, "ceiling: JDBC claim + mark, batch " + b + ", no broker", false,
+                    List.of(), () -> HandWritten.claimAndMark(db, b));
+            expectRows(db, "PUBLISHED", options.rows, "JDBC ceiling");
+        }
+        for (int b : options.batches) {
+            String q = queue();
+            measure(db, "ceiling jms b" + b, "ceiling: JMS transacted send, " + b + " per commit, no DB", false,
+                    List.of(), () -> HandWritten.transactedSend(cf, q, options.rows, b));
+            queues.expect(q, options.rows, "JMS ceiling");
+            queues.destroy(q);
+        }
+        for (int b : options.batches) {
+            for (int c : options.claimers) {
+                db.prefillOutbox(0, options.rows, options.analyze);
+                String q = queue();
+                measure(db, "pipeline b" + b + " c" + c, "hand-written relay pipeline, batch " + b + ", " + c
+                                + " claimer(s)", false, List.of("ceiling jdbc b" + b, "ceiling jms b" + b),
+                        () -> HandWritten.pipeline(db, cf, q, b, c));
+                checkRelayed(db, q, options.rows, options.rows, "hand-written pipeline");
+            }
+        }
+    }
+
+    private void gatewayRelay(BenchDatabase db, GatewayUnderTest gateway) throws Exception {
+        db.prefillOutbox(0, options.warmUp, options.analyze);
+        String warm = queue();
+        gateway.relay("warm", warm, options.batches.get(0), 1, true);
+        queues.destroy(warm);
+        int n = 0;
+        for (boolean attemptLog : new boolean[] {true, false}) {
+            for (int b : options.batches) {
+                for (int c : options.claimers) {
+                    db.prefillOutbox(0, options.rows, options.analyze);
+                    String q = queue();
+                    String name = "bench-" + (++n);
+                    measure(db, "gateway relay b" + b + " c" + c + (attemptLog ? "" : " no attempt log"),
+                            "gateway relay, batch " + b + ", " + c + " relay(s)" + (attemptLog ? ""
+                                    : ", attemptLog: false"), true, List.of("pipeline b" + b + " c" + c),
+                            () -> gateway.relay(name, q, b, c, attemptLog));
+                    checkRelayed(db, q, options.rows, options.rows, "gateway relay");
+                }
+            }
+        }
+    }
+
+    /** Every row of the table PUBLISHED, and exactly the rows that were pending on the queue. */
+    private void checkRelayed(BenchDatabase db, String queue, long rows, long sent, String what) throws Exception {
+        expectRows(db, "PUBLISHED", rows, what);
+        queues.expect(queue, sent, what);
+        queues.destroy(queue);
+    }
+
+    private static void expectRows(BenchDatabase db, String status, long expected, String what) throws Exception {
+        long actual = db.rows(status);
+        if (actual != expected) {
+            throw new IllegalStateException(what + ": " + actual + " rows " + status + ", expected " + expected);
+        }
+    }
+
+    // ---------------------------------------------------------------- inbox
+
+    private void handInbox(BenchDatabase db) throws Exception {
+        inboxRun(db, "warm-up", false, () -> HandWritten.batchedInbox(db, cf, currentQueue(), options.warmUp / 2, 4,
+                100), options.warmUp / 2, List.of(), "bench-batched");
+        for (int t : options.threads) {
+            inboxRun(db, "inbox batched t" + t, false, () -> HandWritten.batchedInbox(db, cf, currentQueue(),
+                    options.messages, t, 100), options.messages, List.of(), "bench-batched");
+            inboxRun(db, "inbox naive t" + t, false, () -> HandWritten.naiveInbox(db, cf, currentQueue(),
+                    options.messages, t), options.messages, List.of(), "bench-naive");
+        }
+    }
+
+    private void gatewayInbox(BenchDatabase db, GatewayUnderTest gateway) throws Exception {
+        inboxRun(db, "warm-up", true, () -> gateway.inbox("bench-warm", currentQueue(), 4, options.warmUp / 2),
+                options.warmUp / 2, List.of(), "bench-warm");
+        for (int t : options.threads) {
+            inboxRun(db, "gateway inbox t" + t, true, () -> gateway.inbox("bench-gateway-" + t, currentQueue(), t,
+                    options.messages), options.messages, List.of("inbox batched t" + t, "inbox naive t" + t),
+                    "bench-gateway-" + t);
+        }
+    }
+
+    /** Fills a new queue, runs an inbox path on it (returning when its last effect committed), checks the effects. */
+    private void inboxRun(BenchDatabase db, String key, boolean gateway, Timed endNanos, long messages,
+                          List<String> ceilings, String consumer) throws Exception {
+        db.resetInbox();
+        String q = queue();
+        Envelopes.fillQueue(cf, q, (int) messages);
+        String label = switch (key.replaceAll(" t\\d+$", "")) {
+            case "inbox batched" -> "hand-written batched inbox (100 per transaction)";
+            case "inbox naive" -> "hand-written naive inbox (1 per transaction)";
+            case "gateway inbox" -> "gateway inbox";
+            default -> key;
+        } + (key.matches(".* t\\d+$") ? ", " + key.replaceAll(".* t", "") + " thread(s)" : "");
+        if (key.equals("warm-up")) {
+            endNanos.run();
+        } else {
+            measureUntil(db, key, label, gateway, ceilings, messages, endNanos);
+        }
+        long applied = db.appliedEffects();
+        long inbox = db.inboxRows(consumer);
+        if (applied != messages || inbox != messages) {
+            throw new IllegalStateException(key + ": " + applied + " effects and " + inbox + " inbox rows for "
+                    + messages + " messages");
+        }
+        queues.expect(q, 0, key);
+        queues.destroy(q);
+    }
+
+    // ---------------------------------------------------------------- backlog
+
+    /**
+     * The claim's cost must not grow with the table's history: the same pending rows drained from a table that holds
+     * only them, and from one whose older rows (most of it) are already PUBLISHED and kept, as legacy tables keep them.
+     */
+    private void backlog(BenchDatabase db, GatewayUnderTest gateway) throws Exception {
+        int b = options.batches.get(0);
+        int pending = options.backlogPending;
+        int history = options.backlogTable - pending;
+        String small = size(pending) + " of " + size(pending);
+        String big = size(pending) + " of " + size(options.backlogTable);
+        for (boolean withHistory : new boolean[] {false, true}) {
+            String shape = withHistory ? big : small;
+            db.prefillOutbox(withHistory ? history : 0, pending, options.analyze);
+            String q = queue();
+            measure(db, "backlog pipeline " + shape, "backlog: hand-written pipeline, " + shape + " rows pending",
+                    false, withHistory ? List.of("backlog pipeline " + small) : List.of(),
+                    () -> HandWritten.pipeline(db, cf, q, b, 1));
+            long rows = withHistory ? options.backlogTable : pending;
+            checkRelayed(db, q, rows, pending, "backlog pipeline");
+            db.resetPublishedByRelay(options.analyze);
+            String q2 = queue();
+            measure(db, "backlog gateway " + shape, "backlog: gateway relay, " + shape + " rows pending", true,
+                    withHistory ? List.of("backlog gateway " + small, "backlog pipeline " + big)
+                            : List.of("backlog pipeline " + small),
+                    () -> gateway.relay("backlog-" + (withHistory ? "big" : "small"), q2, b, 1, true));
+            checkRelayed(db, q2, rows, pending, "backlog gateway");
+        }
+    }
+
+    private static String size(int n) {
+        return n % 1_000_000 == 0 ? n / 1_000_000 + "M" : n % 1000 == 0 ? n / 1000 + "k" : String.valueOf(n);
+    }
+
+    // ---------------------------------------------------------------- measuring
+
+    interface Timed {
+        long run() throws Exception;
+    }
+
+    /** Times {@code events} (returns the events handled) and records busy CPU and, for the gateway, the RSS. */
+    private void measure(BenchDatabase db, String key, String label, boolean gateway, List<String> ceilings,
+                         Timed events) throws Exception {
+        try (Machine.RssPeak rss = new Machine.RssPeak()) {
+            long cpu = Machine.busyJiffies();
+            long start = System.nanoTime();
+            long n = events.run();
+            double seconds = (System.nanoTime() - start) / 1e9;
+            report.add(new Report.Line(db.id, key, label, n, seconds, Machine.busyJiffies() - cpu,
+                    gateway ? rss.peakKiB() : -1, ceilings));
+        }
+    }
+
+    /** Times a path that reports the moment it finished ({@code endNanos}) for a known number of events. */
+    private void measureUntil(BenchDatabase db, String key, String label, boolean gateway, List<String> ceilings,
+                              long events, Timed endNanos) throws Exception {
+        try (Machine.RssPeak rss = new Machine.RssPeak()) {
+            long cpu = Machine.busyJiffies();
+            long start = System.nanoTime();
+            long end = endNanos.run();
+            report.add(new Report.Line(db.id, key, label, events, (end - start) / 1e9, Machine.busyJiffies() - cpu,
+                    gateway ? rss.peakKiB() : -1, ceilings));
+        }
+    }
+
+    private String queue() {
+        return "bench.q" + (++queueNumber);
+    }
+
+    private String currentQueue() {
+        return "bench.q" + queueNumber;
+    }
+
+    // ---------------------------------------------------------------- options
+
+    /** The command line of {@code bench/run.sh}. */
+    static final class Options {
+        List<BenchDatabase> databases = List.of(BenchDatabase.POSTGRES, BenchDatabase.MARIADB);
+        int rows = 100_000;
+        List<Integer> batches = List.of(100, 500);
+        List<Integer> claimers = List.of(1, 2);
+        int messages = 20_000;
+        List<Integer> threads = List.of(1, 4);
+        int backlogPending = 100_000;
+        int backlogTable = 1_000_000;
+        int warmUp = 5_000;
+        boolean analyze = true;
+        Set<String> sections = Set.of("relay", "inbox", "backlog");
+        Map<String, String> relayParameters = new LinkedHashMap<>();
+        Map<String, String> inboxParameters = new LinkedHashMap<>();
+
+        static final String USAGE = """
+                bench/run.sh [--db postgres|mariadb|both] [--rows N] [--batch N] [--messages N] [--quick]
+                             [--only relay,inbox,backlog] [--backlog PENDING/TABLE] [--no-analyze]
+                             [--relay-param name=value]... [--inbox-param name=value]...
+                  --db           database(s) to measure (default both)
+                  --rows         outbox rows per relay line (default 100000; --quick 10000)
+                  --batch        one batch size instead of 100 and 500
+                  --messages     messages per inbox line (default 20000; --quick 2000)
+                  --backlog      pending rows and table size of the backlog lines (default 100000/1000000;
+                                 --quick 10000/100000)
+                  --only         sections to run (default all)
+                  --no-analyze   leave the outbox's statistics as the database keeps them after each prefill
+                                 (default: VACUUM ANALYZE / ANALYZE TABLE after each prefill)
+                  --relay-param, --inbox-param
+                                 extra route parameters for the gateway's relays and inbox consumers
+                """;
+
+        static Options parse(String[] args) {
+            Options o = new Options();
+            boolean quick = List.of(args).contains("--quick");
+            if (quick) {
+                o.rows = 10_000;
+                o.messages = 2_000;
+                o.backlogPending = 10_000;
+                o.backlogTable = 100_000;
+                o.warmUp = 2_000;
+            }
+            for (int i = 0; i < args.length; i++) {
+                String a = args[i];
+                switch (a) {
+                    case "--quick" -> {
+                    }
+                    case "--db" -> {
+                        String v = value(args, ++i, a);
+                        o.databases = v.equals("both") ? List.of(BenchDatabase.POSTGRES, BenchDatabase.MARIADB)
+                                : List.of(BenchDatabase.parse(v));
+                    }
+                    case "--rows" -> o.rows = positive(value(args, ++i, a), a);
+                    case "--batch" -> o.batches = List.of(positive(value(args, ++i, a), a));
+                    case "--messages" -> o.messages = positive(value(args, ++i, a), a);
+                    case "--backlog" -> {
+                        String[] v = value(args, ++i, a).split("/");
+                        if (v.length != 2) {
+                            throw new IllegalArgumentException(a + ": PENDING/TABLE, e.g. 100000/1000000");
+                        }
+                        o.backlogPending = positive(v[0], a);
+                        o.backlogTable = positive(v[1], a);
+                        if (o.backlogTable < o.backlogPending) {
+                            throw new IllegalArgumentException(a + ": the table must hold at least the pending rows");
+                        }
+                    }
+                    case "--only" -> o.sections = Set.copyOf(List.of(value(args, ++i, a).split(",")));
+                    case "--no-analyze" -> o.analyze = false;
+                    case "--relay-param" -> put(o.relayParameters, value(args, ++i, a), a);
+                    case "--inbox-param" -> put(o.inboxParameters, value(args, ++i, a), a);
+                    case "--help", "-h" -> {
+                        System.out.print(USAGE);
+                        System.exit(0);
+                    }
+                    default -> throw new IllegalArgumentException("unknown option '" + a + "'\n" + USAGE);
+                }
+            }
+            for (String s : o.sections) {
+                if (!List.of("relay", "inbox", "backlog").contains(s)) {
+                    throw new IllegalArgumentException("--only: '" + s + "' is not relay, inbox or backlog");
+                }
+            }
+            return o;
+        }
+
+        private static String value(String[] args, int i, String option) {
+            if (i >= args.length) {
+                throw new IllegalArgumentException(option + " needs a value\n" + USAGE);
+            }
+            return args[i];
+        }
+
+        private static int positive(String v, String option) {
+            try {
+                int n = Integer.parseInt(v.replace("_", ""));
+                if (n > 0) {
+                    return n;
+                }
+            } catch (NumberFormatException e) {
+                // reported below
+            }
+            throw new IllegalArgumentException(option + ": '" + v + "' is not a positive number");
+        }
+
+        private static void put(Map<String, String> parameters, String v, String option) {
+            int eq = v.indexOf('=');
+            if (eq <= 0) {
+                throw new IllegalArgumentException(option + ": name=value, got '" + v + "'");
+            }
+            parameters.put(v.substring(0, eq), v.substring(eq + 1));
+        }
+    }
+}
