@@ -83,8 +83,12 @@ enum BenchDatabase {
         throw new IllegalArgumentException("--db: '" + id + "' is not postgres, mariadb or both");
     }
 
-    /** Creates the schema and its tables. */
-    void create() throws SQLException {
+    /**
+     * Creates the schema and its tables.
+     *
+     * @param pendingIndex PostgreSQL: add a partial index of the PENDING rows in outbox order
+     */
+    void create(boolean pendingIndex) throws SQLException {
         schema = TestDatabase.uniqueName(Benchmark.class);
         url = database.create(schema);
         DriverManagerDataSource ds = new DriverManagerDataSource(url, database.username(), "");
@@ -99,6 +103,9 @@ enum BenchDatabase {
                 values.append(i == 0 ? "" : ",").append("('order-").append(i).append("', 0, 0)");
             }
             s.execute("INSERT INTO bench_account VALUES " + values);
+            if (pendingIndex && this == POSTGRES) {
+                s.execute("CREATE INDEX bench_outbox_pending ON outbox (seq) WHERE status = 'PENDING'");
+            }
             c.commit();
         }
     }
@@ -187,6 +194,11 @@ enum BenchDatabase {
              Statement s = c.createStatement()) {
             s.execute(this == POSTGRES ? "VACUUM ANALYZE outbox" : "ANALYZE TABLE outbox");
         }
+    }
+
+    /** A count of the bench's own tables ({@code sql} is the bench's constant text). */
+    long count(String sql) throws SQLException {
+        return probe(sql);
     }
 
     /** Rows waiting to be published. */

@@ -56,7 +56,7 @@ public final class Benchmark {
 
     private void run() throws Exception {
         for (BenchDatabase db : options.databases) {
-            db.create();
+            db.create(options.pendingIndex);
             try {
                 System.out.printf("%n%s (schema %s)%n", db.id, db.schema());
                 if (options.sections.contains("relay")) {
@@ -65,7 +65,7 @@ public final class Benchmark {
                 if (options.sections.contains("inbox")) {
                     handInbox(db);
                 }
-                try (GatewayUnderTest gateway = new GatewayUnderTest(db, artemis, options.relayParameters,
+                try (BenchedGateway gateway = new BenchedGateway(db, artemis, options.relayParameters,
                         options.inboxParameters)) {
                     if (options.sections.contains("relay")) {
                         gatewayRelay(db, gateway);
@@ -75,6 +75,9 @@ public final class Benchmark {
                     }
                     if (options.sections.contains("backlog")) {
                         backlog(db, gateway);
+                    }
+                    if (options.latency) {
+                        latency(db, gateway);
                     }
                 }
             } finally {
@@ -90,33 +93,40 @@ public final class Benchmark {
         db.prefillOutbox(0, options.warmUp, options.analyze);
         String warm = queue();
         HandWritten.pipeline(db, cf, warm, options.batches.get(0), 1);
+        HandWritten.transactedSend(cf, warm, options.warmUp, options.batches.get(0), 1);
         queues.destroy(warm);
         for (int b : options.batches) {
-            db.prefillOutbox(0, options.rows, options.analyze);
-            measure(db, "ceiling jdbc b" + b, "ceiling: JDBC claim + mark, batch " + b + ", no broker", false,
-                    List.of(), () -> HandWritten.claimAndMark(db, b));
-            expectRows(db, "PUBLISHED", options.rows, "JDBC ceiling");
+            for (int c : options.claimers) {
+                db.prefillOutbox(0, options.rows, options.analyze);
+                measure(db, "ceiling jdbc b" + b + " c" + c, "ceiling: JDBC claim + mark, batch " + b + ", " + c
+                        + " claimer(s), no broker", false, List.of(), () -> HandWritten.claimAndMark(db, b, c));
+                expectRows(db, "PUBLISHED", options.rows, "JDBC ceiling");
+            }
         }
         for (int b : options.batches) {
-            String q = queue();
-            measure(db, "ceiling jms b" + b, "ceiling: JMS transacted send, " + b + " per commit, no DB", false,
-                    List.of(), () -> HandWritten.transactedSend(cf, q, options.rows, b));
-            queues.expect(q, options.rows, "JMS ceiling");
-            queues.destroy(q);
+            for (int c : options.claimers) {
+                String q = queue();
+                measure(db, "ceiling jms b" + b + " c" + c, "ceiling: JMS transacted send, " + b + " per commit, " + c
+                                + " session(s), no DB", false, List.of(),
+                        () -> HandWritten.transactedSend(cf, q, options.rows, b, c));
+                queues.expect(q, options.rows, "JMS ceiling");
+                queues.destroy(q);
+            }
         }
         for (int b : options.batches) {
             for (int c : options.claimers) {
                 db.prefillOutbox(0, options.rows, options.analyze);
                 String q = queue();
                 measure(db, "pipeline b" + b + " c" + c, "hand-written relay pipeline, batch " + b + ", " + c
-                                + " claimer(s)", false, List.of("ceiling jdbc b" + b, "ceiling jms b" + b),
+                                + " claimer(s)", false,
+                        List.of("ceiling jdbc b" + b + " c" + c, "ceiling jms b" + b + " c" + c),
                         () -> HandWritten.pipeline(db, cf, q, b, c));
                 checkRelayed(db, q, options.rows, options.rows, "hand-written pipeline");
             }
         }
     }
 
-    private void gatewayRelay(BenchDatabase db, GatewayUnderTest gateway) throws Exception {
+    private void gatewayRelay(BenchDatabase db, BenchedGateway gateway) throws Exception {
         db.prefillOutbox(0, options.warmUp, options.analyze);
         String warm = queue();
         gateway.relay("warm", warm, options.batches.get(0), 1, true);
@@ -165,7 +175,7 @@ public final class Benchmark {
         }
     }
 
-    private void gatewayInbox(BenchDatabase db, GatewayUnderTest gateway) throws Exception {
+    private void gatewayInbox(BenchDatabase db, BenchedGateway gateway) throws Exception {
         inboxRun(db, "warm-up", true, () -> gateway.inbox("bench-warm", currentQueue(), 4, options.warmUp / 2),
                 options.warmUp / 2, List.of(), "bench-warm");
         for (int t : options.threads) {
@@ -208,7 +218,7 @@ public final class Benchmark {
      * The claim's cost must not grow with the table's history: the same pending rows drained from a table that holds
      * only them, and from one whose older rows (most of it) are already PUBLISHED and kept, as legacy tables keep them.
      */
-    private void backlog(BenchDatabase db, GatewayUnderTest gateway) throws Exception {
+    private void backlog(BenchDatabase db, BenchedGateway gateway) throws Exception {
         int b = options.batches.get(0);
         int pending = options.backlogPending;
         int history = options.backlogTable - pending;
@@ -235,6 +245,20 @@ public final class Benchmark {
 
     private static String size(int n) {
         return n % 1_000_000 == 0 ? n / 1_000_000 + "M" : n % 1000 == 0 ? n / 1000 + "k" : String.valueOf(n);
+    }
+
+    // ---------------------------------------------------------------- latency
+
+    private void latency(BenchDatabase db, BenchedGateway gateway) throws Exception {
+        db.prefillOutbox(0, 0, false);
+        String q = queue();
+        report.note(db.id + ": " + Latency.relay(db, gateway, cf, q, options.batches.get(0), options.rate,
+                options.seconds));
+        queues.destroy(q);
+        db.resetInbox();
+        String q2 = queue();
+        report.note(db.id + ": " + Latency.inbox(db, gateway, cf, q2, options.rate, options.seconds));
+        queues.destroy(q2);
     }
 
     // ---------------------------------------------------------------- measuring
@@ -290,6 +314,10 @@ public final class Benchmark {
         int backlogTable = 1_000_000;
         int warmUp = 5_000;
         boolean analyze = true;
+        boolean pendingIndex;
+        boolean latency;
+        int rate = 1000;
+        int seconds = 30;
         Set<String> sections = Set.of("relay", "inbox", "backlog");
         Map<String, String> relayParameters = new LinkedHashMap<>();
         Map<String, String> inboxParameters = new LinkedHashMap<>();
@@ -297,7 +325,8 @@ public final class Benchmark {
         static final String USAGE = """
                 bench/run.sh [--db postgres|mariadb|both] [--rows N] [--batch N] [--messages N] [--quick]
                              [--only relay,inbox,backlog] [--backlog PENDING/TABLE] [--no-analyze]
-                             [--relay-param name=value]... [--inbox-param name=value]...
+                             [--pending-index] [--relay-param name=value]... [--inbox-param name=value]...
+                bench/run.sh --latency [--rate N] [--seconds N] [--db ...] [--relay-param pollInterval=100ms]
                   --db           database(s) to measure (default both)
                   --rows         outbox rows per relay line (default 100000; --quick 10000)
                   --batch        one batch size instead of 100 and 500
@@ -307,6 +336,13 @@ public final class Benchmark {
                   --only         sections to run (default all)
                   --no-analyze   leave the outbox's statistics as the database keeps them after each prefill
                                  (default: VACUUM ANALYZE / ANALYZE TABLE after each prefill)
+                  --pending-index
+                                 PostgreSQL: add a partial index holding only PENDING rows, CREATE INDEX ... ON outbox
+                                 (seq) WHERE status = 'PENDING' (MariaDB has no partial index: ignored there)
+                  --latency      instead of the throughput lines: rows written at --rate per second (default 1000)
+                                 for --seconds (default 30), through the gateway's relay route (its timer, its
+                                 pollInterval), printing commit -> on the queue p50/p99/max; then messages sent at the
+                                 same rate to a gateway inbox (4 sessions), printing stored -> effect p50/p99/max
                   --relay-param, --inbox-param
                                  extra route parameters for the gateway's relays and inbox consumers
                 """;
@@ -347,6 +383,13 @@ public final class Benchmark {
                     }
                     case "--only" -> o.sections = Set.copyOf(List.of(value(args, ++i, a).split(",")));
                     case "--no-analyze" -> o.analyze = false;
+                    case "--pending-index" -> o.pendingIndex = true;
+                    case "--latency" -> {
+                        o.latency = true;
+                        o.sections = Set.of();
+                    }
+                    case "--rate" -> o.rate = positive(value(args, ++i, a), a);
+                    case "--seconds" -> o.seconds = positive(value(args, ++i, a), a);
                     case "--relay-param" -> put(o.relayParameters, value(args, ++i, a), a);
                     case "--inbox-param" -> put(o.inboxParameters, value(args, ++i, a), a);
                     case "--help", "-h" -> {

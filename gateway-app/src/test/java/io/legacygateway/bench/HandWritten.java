@@ -81,38 +81,66 @@ final class HandWritten {
         }
     }
 
-    /** Raw database ceiling: claim N + mark N in one statement + commit, one claimer, no broker. */
-    static long claimAndMark(BenchDatabase db, int batch) throws SQLException {
-        long total = 0;
-        try (Connection c = db.connect(); PreparedStatement claim = c.prepareStatement(BenchDatabase.CLAIM)) {
-            BenchDatabase.Marker marker = db.new Marker(c, "bench-jdbc");
-            Claimed rows = new Claimed(batch);
-            while (rows.claim(claim, batch) > 0) {
-                marker.mark(rows.seq, rows.n);
-                c.commit();
-                total += rows.n;
-            }
-            c.commit();
+    /**
+     * Raw database ceiling: claim N + mark N in one statement + commit, on {@code claimers} threads (each its own
+     * connection), no broker.
+     */
+    static long claimAndMark(BenchDatabase db, int batch, int claimers) throws Exception {
+        AtomicLong total = new AtomicLong();
+        List<Callable<Void>> tasks = new ArrayList<>();
+        for (int t = 0; t < claimers; t++) {
+            String name = "bench-jdbc-" + t;
+            tasks.add(() -> {
+                try (Connection c = db.connect(); PreparedStatement claim = c.prepareStatement(BenchDatabase.CLAIM)) {
+                    BenchDatabase.Marker marker = db.new Marker(c, name);
+                    Claimed rows = new Claimed(batch);
+                    while (rows.claim(claim, batch) > 0) {
+                        marker.mark(rows.seq, rows.n);
+                        c.commit();
+                        total.addAndGet(rows.n);
+                    }
+                    c.commit();
+                }
+                return null;
+            });
         }
-        return total;
+        runAll(tasks);
+        return total.get();
     }
 
-    /** Raw broker ceiling: {@code events} messages of the relay's shape, {@code batch} per commit, one session. */
-    static long transactedSend(ConnectionFactory cf, String queue, int events, int batch) throws Exception {
+    /**
+     * Raw broker ceiling: {@code events} messages of the relay's shape, {@code batch} per commit, on {@code sessions}
+     * threads (each its own connection and session), no database.
+     */
+    static long transactedSend(ConnectionFactory cf, String queue, int events, int batch, int sessions)
+            throws Exception {
         Instant now = Instant.now();
-        try (jakarta.jms.Connection c = cf.createConnection();
-             Session s = c.createSession(true, Session.SESSION_TRANSACTED)) {
-            MessageProducer p = s.createProducer(s.createQueue(queue));
-            p.setDeliveryMode(DeliveryMode.PERSISTENT);
-            for (int i = 0; i < events; i++) {
-                p.send(Envelopes.message(s, UUID.randomUUID().toString(), "OrderChanged",
-                        "order-" + (i % BenchDatabase.AGGREGATES), now, 1, "Order", Envelopes.payload(i), "bench"));
-                if ((i + 1) % batch == 0) {
+        String[] payloads = new String[BenchDatabase.AGGREGATES];
+        for (int i = 0; i < payloads.length; i++) {
+            payloads[i] = Envelopes.payload(i); // the pipeline reads its payloads; this one does not build them
+        }
+        List<Callable<Void>> tasks = new ArrayList<>();
+        for (int t = 0; t < sessions; t++) {
+            int share = events / sessions + (t < events % sessions ? 1 : 0);
+            tasks.add(() -> {
+                try (jakarta.jms.Connection c = cf.createConnection();
+                     Session s = c.createSession(true, Session.SESSION_TRANSACTED)) {
+                    MessageProducer p = s.createProducer(s.createQueue(queue));
+                    p.setDeliveryMode(DeliveryMode.PERSISTENT);
+                    for (int i = 0; i < share; i++) {
+                        p.send(Envelopes.message(s, UUID.randomUUID().toString(), "OrderChanged",
+                                "order-" + (i % BenchDatabase.AGGREGATES), now, 1, "Order",
+                                payloads[i % BenchDatabase.AGGREGATES], "bench"));
+                        if ((i + 1) % batch == 0) {
+                            s.commit();
+                        }
+                    }
                     s.commit();
                 }
-            }
-            s.commit();
+                return null;
+            });
         }
+        runAll(tasks);
         return events;
     }
 

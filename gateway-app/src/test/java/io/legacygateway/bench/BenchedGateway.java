@@ -4,6 +4,7 @@ import io.legacygateway.GatewayApplication;
 import io.legacygateway.inbox.InboxConsumerTemplate;
 import io.legacygateway.relay.OutboxRelay;
 import io.legacygateway.relay.OutboxRelayFactory;
+import io.legacygateway.relay.OutboxRelayTemplate;
 import io.legacygateway.testsupport.StandaloneArtemis;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -28,7 +29,7 @@ import org.springframework.context.ConfigurableApplicationContext;
  * route template. Extra route parameters (for example a future {@code batchSize} of the inbox) come from the
  * command line, so a rewrite can be measured with its new settings without changing the bench.
  */
-final class GatewayUnderTest implements AutoCloseable {
+final class BenchedGateway implements AutoCloseable {
 
     private static final Duration LIMIT = Duration.ofMinutes(15);
 
@@ -38,7 +39,7 @@ final class GatewayUnderTest implements AutoCloseable {
     private final Map<String, String> inboxParameters;
     private int routes;
 
-    GatewayUnderTest(BenchDatabase db, StandaloneArtemis artemis, Map<String, String> relayParameters,
+    BenchedGateway(BenchDatabase db, StandaloneArtemis artemis, Map<String, String> relayParameters,
                      Map<String, String> inboxParameters) {
         this.db = db;
         this.relayParameters = relayParameters;
@@ -105,18 +106,7 @@ final class GatewayUnderTest implements AutoCloseable {
      * @return the moment (nanoTime) all effects were seen committed
      */
     long inbox(String name, String queue, int sessions, long messages) throws Exception {
-        CamelContext camel = app.getBean(CamelContext.class);
-        String routeId = InboxConsumerTemplate.ROUTE_PREFIX + name + "-" + (++routes);
-        TemplatedRouteBuilder builder = TemplatedRouteBuilder.builder(camel, InboxConsumerTemplate.TEMPLATE)
-                .routeId(routeId)
-                .parameter("consumer", name)
-                .parameter("dataSource", "bench")
-                .parameter("queue", queue)
-                .parameter("accept", "AccountCredited:1")
-                .parameter("effectSql", BenchDatabase.GATEWAY_EFFECT)
-                .parameter("concurrentConsumers", String.valueOf(sessions));
-        inboxParameters.forEach(builder::parameter);
-        builder.add();
+        String routeId = startInbox(name, queue, sessions, BenchDatabase.GATEWAY_EFFECT);
         long deadline = System.nanoTime() + LIMIT.toNanos();
         try {
             while (db.appliedEffects() < messages) {
@@ -127,9 +117,49 @@ final class GatewayUnderTest implements AutoCloseable {
             }
             return System.nanoTime();
         } finally {
-            camel.getRouteController().stopRoute(routeId);
-            camel.removeRoute(routeId);
+            stopRoute(routeId);
         }
+    }
+
+    /** Adds (and so starts) an inbox consumer route from the application's template; returns its route id. */
+    String startInbox(String name, String queue, int sessions, String effectSql) throws Exception {
+        CamelContext camel = app.getBean(CamelContext.class);
+        String routeId = InboxConsumerTemplate.ROUTE_PREFIX + name + "-" + (++routes);
+        TemplatedRouteBuilder builder = TemplatedRouteBuilder.builder(camel, InboxConsumerTemplate.TEMPLATE)
+                .routeId(routeId)
+                .parameter("consumer", name)
+                .parameter("dataSource", "bench")
+                .parameter("queue", queue)
+                .parameter("accept", "AccountCredited:1")
+                .parameter("effectSql", effectSql)
+                .parameter("concurrentConsumers", String.valueOf(sessions));
+        inboxParameters.forEach(builder::parameter);
+        builder.add();
+        return routeId;
+    }
+
+    /**
+     * Adds (and so starts) a relay route from the application's {@code outbox-relay} template: its timer polls at
+     * {@code pollInterval} (the template's default unless given with {@code --relay-param}); returns its route id.
+     */
+    String startRelay(String name, String queue, int batch) throws Exception {
+        CamelContext camel = app.getBean(CamelContext.class);
+        String routeId = OutboxRelayTemplate.ROUTE_PREFIX + name;
+        TemplatedRouteBuilder builder = TemplatedRouteBuilder.builder(camel, OutboxRelayTemplate.TEMPLATE)
+                .routeId(routeId)
+                .parameter("relay", name)
+                .parameter("dataSource", "bench")
+                .parameter("destination", "queue:" + queue)
+                .parameter("batchSize", String.valueOf(batch));
+        relayParameters.forEach(builder::parameter);
+        builder.add();
+        return routeId;
+    }
+
+    void stopRoute(String routeId) throws Exception {
+        CamelContext camel = app.getBean(CamelContext.class);
+        camel.getRouteController().stopRoute(routeId);
+        camel.removeRoute(routeId);
     }
 
     @Override
