@@ -1,5 +1,4 @@
-# Sourced by bench/run.sh (needs no database; the first build takes a few minutes).
-# Sourced by the bench scripts. Builds THIS checkout only (main and test classes of legacy-adapters and gateway-app,
+# Sourced by bench/run.sh. Needs no database; takes ~1 minute (the first build in a fresh checkout longer). Builds THIS checkout only (main and test classes of legacy-adapters and gateway-app,
 # in one reactor; nothing is installed into ~/.m2, so a bench never runs another checkout's jar), unpacks the Artemis
 # distribution into gateway-app/target/artemis, and sets CP (this checkout's target/ directories first, then the
 # third-party jars) and the system properties the test support reads (artemis.home, gateway.repo.root).

@@ -28,6 +28,8 @@ public final class Benchmark {
     private final BrokerQueues queues;
     private final ActiveMQConnectionFactory cf;
     private int queueNumber;
+    /** Relays and consumers created so far: each gets a name of its own. */
+    private int relays;
 
     private Benchmark(Options options, StandaloneArtemis artemis) {
         this.options = options;
@@ -57,28 +59,24 @@ public final class Benchmark {
     private void run() throws Exception {
         for (BenchDatabase db : options.databases) {
             db.create(options.pendingIndex);
-            try {
+            // started first and idle while the hand-written paths run: each gateway line is measured right after its
+            // references, so that the load of a shared machine changes as little as possible between them
+            try (BenchedGateway gateway = new BenchedGateway(db, artemis, options.relayParameters,
+                    options.inboxParameters)) {
                 System.out.printf("%n%s (schema %s)%n", db.id, db.schema());
-                if (options.sections.contains("relay")) {
-                    handRelay(db);
-                }
-                if (options.sections.contains("inbox")) {
-                    handInbox(db);
-                }
-                try (BenchedGateway gateway = new BenchedGateway(db, artemis, options.relayParameters,
-                        options.inboxParameters)) {
+                for (int round = 1; round <= options.repeat; round++) {
                     if (options.sections.contains("relay")) {
-                        gatewayRelay(db, gateway);
+                        relay(db, gateway);
                     }
                     if (options.sections.contains("inbox")) {
-                        gatewayInbox(db, gateway);
+                        inbox(db, gateway);
                     }
                     if (options.sections.contains("backlog")) {
                         backlog(db, gateway);
                     }
-                    if (options.latency) {
-                        latency(db, gateway);
-                    }
+                }
+                if (options.latency) {
+                    latency(db, gateway);
                 }
             } finally {
                 db.drop();
@@ -89,60 +87,49 @@ public final class Benchmark {
 
     // ---------------------------------------------------------------- relay
 
-    private void handRelay(BenchDatabase db) throws Exception {
+    /**
+     * Per batch size and claimers, back to back: the two raw ceilings, the hand-written pipeline, the gateway's relay
+     * with and without the attempt log; after a warm-up of each path that is not reported.
+     */
+    private void relay(BenchDatabase db, BenchedGateway gateway) throws Exception {
+        int w = options.batches.get(0);
         db.prefillOutbox(0, options.warmUp, options.analyze);
+        HandWritten.claimAndMark(db, w, 1);
         String warm = queue();
-        HandWritten.pipeline(db, cf, warm, options.batches.get(0), 1);
-        HandWritten.transactedSend(cf, warm, options.warmUp, options.batches.get(0), 1);
+        HandWritten.transactedSend(cf, warm, options.warmUp, w, 1);
+        db.prefillOutbox(0, options.warmUp, options.analyze);
+        HandWritten.pipeline(db, cf, warm, w, 1);
+        db.prefillOutbox(0, options.warmUp, options.analyze);
+        gateway.relay("warm-" + (++relays), warm, w, 1, true);
         queues.destroy(warm);
         for (int b : options.batches) {
             for (int c : options.claimers) {
+                String at = " b" + b + " c" + c;
                 db.prefillOutbox(0, options.rows, options.analyze);
-                measure(db, "ceiling jdbc b" + b + " c" + c, "ceiling: JDBC claim + mark, batch " + b + ", " + c
+                measure(db, "ceiling jdbc" + at, "ceiling: JDBC claim + mark, batch " + b + ", " + c
                         + " claimer(s), no broker", false, List.of(), () -> HandWritten.claimAndMark(db, b, c));
                 expectRows(db, "PUBLISHED", options.rows, "JDBC ceiling");
-            }
-        }
-        for (int b : options.batches) {
-            for (int c : options.claimers) {
                 String q = queue();
-                measure(db, "ceiling jms b" + b + " c" + c, "ceiling: JMS transacted send, " + b + " per commit, " + c
+                measure(db, "ceiling jms" + at, "ceiling: JMS transacted send, " + b + " per commit, " + c
                                 + " session(s), no DB", false, List.of(),
                         () -> HandWritten.transactedSend(cf, q, options.rows, b, c));
                 queues.expect(q, options.rows, "JMS ceiling");
                 queues.destroy(q);
-            }
-        }
-        for (int b : options.batches) {
-            for (int c : options.claimers) {
                 db.prefillOutbox(0, options.rows, options.analyze);
-                String q = queue();
-                measure(db, "pipeline b" + b + " c" + c, "hand-written relay pipeline, batch " + b + ", " + c
-                                + " claimer(s)", false,
-                        List.of("ceiling jdbc b" + b + " c" + c, "ceiling jms b" + b + " c" + c),
-                        () -> HandWritten.pipeline(db, cf, q, b, c));
-                checkRelayed(db, q, options.rows, options.rows, "hand-written pipeline");
-            }
-        }
-    }
-
-    private void gatewayRelay(BenchDatabase db, BenchedGateway gateway) throws Exception {
-        db.prefillOutbox(0, options.warmUp, options.analyze);
-        String warm = queue();
-        gateway.relay("warm", warm, options.batches.get(0), 1, true);
-        queues.destroy(warm);
-        int n = 0;
-        for (boolean attemptLog : new boolean[] {true, false}) {
-            for (int b : options.batches) {
-                for (int c : options.claimers) {
+                String q2 = queue();
+                measure(db, "pipeline" + at, "hand-written relay pipeline, batch " + b + ", " + c + " claimer(s)",
+                        false, List.of("ceiling jdbc" + at, "ceiling jms" + at),
+                        () -> HandWritten.pipeline(db, cf, q2, b, c));
+                checkRelayed(db, q2, options.rows, options.rows, "hand-written pipeline");
+                for (boolean attemptLog : new boolean[] {true, false}) {
                     db.prefillOutbox(0, options.rows, options.analyze);
-                    String q = queue();
-                    String name = "bench-" + (++n);
-                    measure(db, "gateway relay b" + b + " c" + c + (attemptLog ? "" : " no attempt log"),
+                    String q3 = queue();
+                    String name = "bench-" + (++relays);
+                    measure(db, "gateway relay" + at + (attemptLog ? "" : " no attempt log"),
                             "gateway relay, batch " + b + ", " + c + " relay(s)" + (attemptLog ? ""
-                                    : ", attemptLog: false"), true, List.of("pipeline b" + b + " c" + c),
-                            () -> gateway.relay(name, q, b, c, attemptLog));
-                    checkRelayed(db, q, options.rows, options.rows, "gateway relay");
+                                    : ", attemptLog: false"), true, List.of("pipeline" + at),
+                            () -> gateway.relay(name, q3, b, c, attemptLog));
+                    checkRelayed(db, q3, options.rows, options.rows, "gateway relay");
                 }
             }
         }
@@ -164,24 +151,25 @@ public final class Benchmark {
 
     // ---------------------------------------------------------------- inbox
 
-    private void handInbox(BenchDatabase db) throws Exception {
-        inboxRun(db, "warm-up", false, () -> HandWritten.batchedInbox(db, cf, currentQueue(), options.warmUp / 2, 4,
-                100), options.warmUp / 2, List.of(), "bench-batched");
+    /** Per sessions, back to back: the batched and the naive hand-written inbox, the gateway's inbox. */
+    private void inbox(BenchDatabase db, BenchedGateway gateway) throws Exception {
+        int warm = options.warmUp / 2;
+        inboxRun(db, "warm-up", false, () -> HandWritten.batchedInbox(db, cf, currentQueue(), warm, 4, 100), warm,
+                List.of(), "bench-batched");
+        inboxRun(db, "warm-up", false, () -> HandWritten.naiveInbox(db, cf, currentQueue(), warm / 4, 4), warm / 4,
+                List.of(), "bench-naive");
+        String warmConsumer = "bench-warm-" + (++relays);
+        inboxRun(db, "warm-up", true, () -> gateway.inbox(warmConsumer, currentQueue(), 4, warm), warm, List.of(),
+                warmConsumer);
         for (int t : options.threads) {
             inboxRun(db, "inbox batched t" + t, false, () -> HandWritten.batchedInbox(db, cf, currentQueue(),
                     options.messages, t, 100), options.messages, List.of(), "bench-batched");
             inboxRun(db, "inbox naive t" + t, false, () -> HandWritten.naiveInbox(db, cf, currentQueue(),
                     options.messages, t), options.messages, List.of(), "bench-naive");
-        }
-    }
-
-    private void gatewayInbox(BenchDatabase db, BenchedGateway gateway) throws Exception {
-        inboxRun(db, "warm-up", true, () -> gateway.inbox("bench-warm", currentQueue(), 4, options.warmUp / 2),
-                options.warmUp / 2, List.of(), "bench-warm");
-        for (int t : options.threads) {
-            inboxRun(db, "gateway inbox t" + t, true, () -> gateway.inbox("bench-gateway-" + t, currentQueue(), t,
+            String consumer = "bench-gateway-" + (++relays);
+            inboxRun(db, "gateway inbox t" + t, true, () -> gateway.inbox(consumer, currentQueue(), t,
                     options.messages), options.messages, List.of("inbox batched t" + t, "inbox naive t" + t),
-                    "bench-gateway-" + t);
+                    consumer);
         }
     }
 
@@ -238,7 +226,7 @@ public final class Benchmark {
             measure(db, "backlog gateway " + shape, "backlog: gateway relay, " + shape + " rows pending", true,
                     withHistory ? List.of("backlog gateway " + small, "backlog pipeline " + big)
                             : List.of("backlog pipeline " + small),
-                    () -> gateway.relay("backlog-" + (withHistory ? "big" : "small"), q2, b, 1, true));
+                    () -> gateway.relay("backlog-" + (++relays), q2, b, 1, true));
             checkRelayed(db, q2, rows, pending, "backlog gateway");
         }
     }
@@ -318,6 +306,7 @@ public final class Benchmark {
         boolean latency;
         int rate = 1000;
         int seconds = 30;
+        int repeat = 1;
         Set<String> sections = Set.of("relay", "inbox", "backlog");
         Map<String, String> relayParameters = new LinkedHashMap<>();
         Map<String, String> inboxParameters = new LinkedHashMap<>();
@@ -325,7 +314,7 @@ public final class Benchmark {
         static final String USAGE = """
                 bench/run.sh [--db postgres|mariadb|both] [--rows N] [--batch N] [--messages N] [--quick]
                              [--only relay,inbox,backlog] [--backlog PENDING/TABLE] [--no-analyze]
-                             [--pending-index] [--relay-param name=value]... [--inbox-param name=value]...
+                             [--repeat N] [--pending-index] [--relay-param name=value]... [--inbox-param name=value]...
                 bench/run.sh --latency [--rate N] [--seconds N] [--db ...] [--relay-param pollInterval=100ms]
                   --db           database(s) to measure (default both)
                   --rows         outbox rows per relay line (default 100000; --quick 10000)
@@ -334,6 +323,7 @@ public final class Benchmark {
                   --backlog      pending rows and table size of the backlog lines (default 100000/1000000;
                                  --quick 10000/100000)
                   --only         sections to run (default all)
+                  --repeat       run every section N times and keep each line's best rate (default 1)
                   --no-analyze   leave the outbox's statistics as the database keeps them after each prefill
                                  (default: VACUUM ANALYZE / ANALYZE TABLE after each prefill)
                   --pending-index
@@ -388,6 +378,7 @@ public final class Benchmark {
                         o.latency = true;
                         o.sections = Set.of();
                     }
+                    case "--repeat" -> o.repeat = positive(value(args, ++i, a), a);
                     case "--rate" -> o.rate = positive(value(args, ++i, a), a);
                     case "--seconds" -> o.seconds = positive(value(args, ++i, a), a);
                     case "--relay-param" -> put(o.relayParameters, value(args, ++i, a), a);

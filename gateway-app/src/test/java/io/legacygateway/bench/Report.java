@@ -39,8 +39,10 @@ final class Report {
         this.out = out;
     }
 
+    /** Records a line; of several runs of the same path (--repeat), the table keeps the fastest. */
     void add(Line line) {
-        byDb.computeIfAbsent(line.db(), d -> new LinkedHashMap<>()).put(line.key(), line);
+        byDb.computeIfAbsent(line.db(), d -> new LinkedHashMap<>()).merge(line.key(), line,
+                (old, now) -> now.rate() > old.rate() ? now : old);
         out.printf("  [%s] %-66s %,9d in %7.2f s = %,9.0f /s, %,7.0f CPU µs/event%s%n", line.db(), line.label(),
                 line.events(), line.seconds(), line.rate(), line.cpuMicrosPerEvent(),
                 line.rssKiB() < 0 ? "" : String.format(", RSS %,d MiB", line.rssKiB() / 1024));
