@@ -1,7 +1,8 @@
-# Sourced by bench/run.sh. Needs no database; takes ~1 minute (the first build in a fresh checkout longer). Builds THIS checkout only (main and test classes of legacy-adapters and gateway-app,
-# in one reactor; nothing is installed into ~/.m2, so a bench never runs another checkout's jar), unpacks the Artemis
-# distribution into gateway-app/target/artemis, and sets CP (this checkout's target/ directories first, then the
-# third-party jars) and the system properties the test support reads (artemis.home, gateway.repo.root).
+# Sourced by bench/run.sh. Needs no database; takes about a minute (longer for the first build of a checkout).
+# Builds THIS checkout only (main and test classes of legacy-adapters and gateway-app in one reactor; nothing is
+# installed into ~/.m2, so a bench never runs another checkout's jar), unpacks the Artemis distribution into
+# gateway-app/target/artemis, and sets CP (this checkout's target/ directories first, then the third-party jars) and
+# the system properties the test support reads (artemis.home, gateway.repo.root).
 ROOT=$(pwd)
 mvn -B -q -pl gateway-app -am test-compile dependency:build-classpath \
     -Dmdep.outputFile="$ROOT/gateway-app/target/bench.classpath" -Dmdep.includeScope=test >/dev/null
