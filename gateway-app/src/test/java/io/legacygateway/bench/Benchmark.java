@@ -212,6 +212,12 @@ public final class Benchmark {
         int history = options.backlogTable - pending;
         String small = size(pending) + " of " + size(pending);
         String big = size(pending) + " of " + size(options.backlogTable);
+        db.prefillOutbox(0, options.warmUp, options.analyze);
+        String warm = queue();
+        HandWritten.pipeline(db, cf, warm, b, 1);
+        db.prefillOutbox(0, options.warmUp, options.analyze);
+        gateway.relay("warm-" + (++relays), warm, b, 1, true);
+        queues.destroy(warm);
         for (boolean withHistory : new boolean[] {false, true}) {
             String shape = withHistory ? big : small;
             db.prefillOutbox(withHistory ? history : 0, pending, options.analyze);
