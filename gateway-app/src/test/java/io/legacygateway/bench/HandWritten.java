@@ -9,6 +9,7 @@ import jakarta.jms.MessageConsumer;
 import jakarta.jms.MessageProducer;
 import jakarta.jms.Session;
 import jakarta.jms.TextMessage;
+import java.math.BigDecimal;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -18,6 +19,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -211,7 +213,7 @@ final class HandWritten {
         // one connection, started once every session has its consumer: the broker spreads the aggregates' groups
         // over all sessions instead of binding them to whichever consumer started first
         try (jakarta.jms.Connection jms = cf.createConnection()) {
-            java.util.concurrent.CountDownLatch ready = new java.util.concurrent.CountDownLatch(threads);
+            CountDownLatch ready = new CountDownLatch(threads);
             for (int t = 0; t < threads; t++) {
                 tasks.add(() -> {
                     try (Connection c = db.connect(); PreparedStatement effect = c.prepareStatement(BenchDatabase.EFFECT);
@@ -220,7 +222,7 @@ final class HandWritten {
                         BenchDatabase.InboxInsert insert = db.new InboxInsert(c);
                         String[] ids = new String[batch];
                         String[] accounts = new String[batch];
-                        java.math.BigDecimal[] amounts = new java.math.BigDecimal[batch];
+                        BigDecimal[] amounts = new BigDecimal[batch];
                         ready.countDown();
                         while (applied.get() < messages) {
                             TextMessage m = (TextMessage) in.receive(200);

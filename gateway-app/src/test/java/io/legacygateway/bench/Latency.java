@@ -2,6 +2,7 @@ package io.legacygateway.bench;
 
 import jakarta.jms.ConnectionFactory;
 import jakarta.jms.DeliveryMode;
+import jakarta.jms.JMSException;
 import jakarta.jms.MessageConsumer;
 import jakarta.jms.MessageProducer;
 import jakarta.jms.Session;
@@ -77,7 +78,7 @@ final class Latency {
                             latencies[i] = now - at;
                         }
                     }
-                } catch (jakarta.jms.JMSException e) {
+                } catch (JMSException e) {
                     throw new IllegalStateException(e);
                 }
             });
@@ -134,7 +135,7 @@ final class Latency {
             ThreadLocal<Session> sessions = ThreadLocal.withInitial(() -> {
                 try {
                     return jms.createSession(false, Session.AUTO_ACKNOWLEDGE);
-                } catch (jakarta.jms.JMSException e) {
+                } catch (JMSException e) {
                     throw new IllegalStateException(e);
                 }
             });
