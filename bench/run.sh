@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Throughput of the gateway's relay and inbox next to hand-written references, in one run: same database, same
+# standalone Artemis 2.40.0 broker (durable, started by the bench), same ~1 KiB CloudEvents messages, same batch sizes.
+# Prints events/s, CPU µs per event of the whole machine (/proc/stat), the bench JVM's RSS for the gateway's lines (the
+# gateway runs inside the bench JVM) and each gateway figure as a ratio to its ceiling.
+# See gateway-app/src/test/java/io/legacygateway/bench/Benchmark and README "Benchmarks".
+#
+# Usage: bench/run.sh [--db postgres|mariadb|both] [--rows N] [--batch N] [--messages N] [--quick] [--only ...]
+#        bench/run.sh --help
+# Needs: PostgreSQL on 127.0.0.1:5432 (user postgres, trust, database test) for --db postgres, MariaDB on
+# 127.0.0.1:3306 (root, empty password, database test) for --db mariadb, both by default; Java 17 and Maven.
+# Builds and runs this checkout only (bench/classpath.sh; nothing is installed into ~/.m2).
+# Takes: --quick about 5 minutes per database on a quiet 2-core machine (10k rows, 2k messages, backlog 10k/100k);
+# the default run (100k rows, 20k messages, backlog 100k/1M) 30-60 minutes per database; longer on a busy machine.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source bench/classpath.sh
+exec java -Xmx1g -XX:+UseG1GC -cp "$CP" io.legacygateway.bench.Benchmark "$@"

@@ -1,0 +1,434 @@
+package io.legacygateway.bench;
+
+import io.legacygateway.testsupport.StandaloneArtemis;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.activemq.artemis.jms.client.ActiveMQConnectionFactory;
+import org.springframework.util.FileSystemUtils;
+
+/**
+ * Throughput of the gateway's relay and inbox next to what the same machine does by hand, in one run, on the same
+ * database, the same standalone Artemis broker (durable: the repository's {@code artemis-config/broker.xml}), the
+ * same ~1 KiB CloudEvents messages over 1,000 aggregates and the same batch sizes. Not a test: run
+ * {@code bench/run.sh --help}.
+ *
+ * <p>Every figure is checked against the outcome before it is printed (rows marked, messages on the queue, effects
+ * applied); a path that does not deliver exactly what it was given fails the run instead of printing a rate.
+ */
+public final class Benchmark {
+
+    private final Options options;
+    private final Report report = new Report(System.out);
+    private final StandaloneArtemis artemis;
+    private final BrokerQueues queues;
+    private final ActiveMQConnectionFactory cf;
+    private int queueNumber;
+    /** Relays and consumers created so far: each gets a name of its own. */
+    private int relays;
+
+    private Benchmark(Options options, StandaloneArtemis artemis) {
+        this.options = options;
+        this.artemis = artemis;
+        this.queues = new BrokerQueues(artemis);
+        this.cf = queues.gatewayConnectionFactory(artemis);
+    }
+
+    public static void main(String[] args) throws Exception {
+        Options options = Options.parse(args);
+        Path work = Files.createTempDirectory("gw-bench-");
+        StandaloneArtemis artemis = StandaloneArtemis.create(work.resolve("broker"));
+        artemis.start();
+        try {
+            System.out.printf("Benchmark %s: %s; databases %s; relay %,d rows, batches %s, claimers %s; inbox %,d"
+                            + " messages, threads %s; backlog %,d pending in %,d and in %,d rows; Artemis 2.40.0"
+                            + " (durable) at %s%n", Instant.now(), Machine.describe(), options.databases, options.rows,
+                    options.batches, options.claimers, options.messages, options.threads, options.backlogPending,
+                    options.backlogPending, options.backlogTable, artemis.url());
+            new Benchmark(options, artemis).run();
+        } finally {
+            artemis.kill();
+            FileSystemUtils.deleteRecursively(work);
+        }
+    }
+
+    private void run() throws Exception {
+        for (BenchDatabase db : options.databases) {
+            db.create(options.pendingIndex);
+            // started first and idle while the hand-written paths run: each gateway line is measured right after its
+            // references, so that the load of a shared machine changes as little as possible between them
+            try (BenchedGateway gateway = new BenchedGateway(db, artemis, options.relayParameters,
+                    options.inboxParameters)) {
+                System.out.printf("%n%s (schema %s)%n", db.id, db.schema());
+                for (int round = 1; round <= options.repeat; round++) {
+                    if (options.sections.contains("relay")) {
+                        relay(db, gateway);
+                    }
+                    if (options.sections.contains("inbox")) {
+                        inbox(db, gateway);
+                    }
+                    if (options.sections.contains("backlog")) {
+                        backlog(db, gateway);
+                    }
+                }
+                if (options.latency) {
+                    latency(db, gateway);
+                }
+            } finally {
+                db.drop();
+            }
+        }
+        report.printTables();
+    }
+
+    // ---------------------------------------------------------------- relay
+
+    /**
+     * Per batch size and claimers, back to back: the two raw ceilings, the hand-written pipeline, the gateway's relay
+     * with and without the attempt log; after a warm-up of each path that is not reported.
+     */
+    private void relay(BenchDatabase db, BenchedGateway gateway) throws Exception {
+        int w = options.batches.get(0);
+        db.prefillOutbox(0, options.warmUp, options.analyze);
+        HandWritten.claimAndMark(db, w, 1);
+        String warm = queue();
+        HandWritten.transactedSend(cf, warm, options.warmUp, w, 1);
+        db.prefillOutbox(0, options.warmUp, options.analyze);
+        HandWritten.pipeline(db, cf, warm, w, 1);
+        db.prefillOutbox(0, options.warmUp, options.analyze);
+        gateway.relay("warm-" + (++relays), warm, w, 1, true);
+        queues.destroy(warm);
+        for (int b : options.batches) {
+            for (int c : options.claimers) {
+                String at = " b" + b + " c" + c;
+                db.prefillOutbox(0, options.rows, options.analyze);
+                measure(db, "ceiling jdbc" + at, "ceiling: JDBC claim + mark, batch " + b + ", " + c
+                        + " claimer(s), no broker", false, List.of(), () -> HandWritten.claimAndMark(db, b, c));
+                expectRows(db, "PUBLISHED", options.rows, "JDBC ceiling");
+                String q = queue();
+                measure(db, "ceiling jms" + at, "ceiling: JMS transacted send, " + b + " per commit, " + c
+                                + " session(s), no DB", false, List.of(),
+                        () -> HandWritten.transactedSend(cf, q, options.rows, b, c));
+                queues.expect(q, options.rows, "JMS ceiling");
+                queues.destroy(q);
+                db.prefillOutbox(0, options.rows, options.analyze);
+                String q2 = queue();
+                measure(db, "pipeline" + at, "hand-written relay pipeline, batch " + b + ", " + c + " claimer(s)",
+                        false, List.of("ceiling jdbc" + at, "ceiling jms" + at),
+                        () -> HandWritten.pipeline(db, cf, q2, b, c));
+                checkRelayed(db, q2, options.rows, options.rows, "hand-written pipeline");
+                for (boolean attemptLog : new boolean[] {true, false}) {
+                    db.prefillOutbox(0, options.rows, options.analyze);
+                    String q3 = queue();
+                    String name = "bench-" + (++relays);
+                    measure(db, "gateway relay" + at + (attemptLog ? "" : " no attempt log"),
+                            "gateway relay, batch " + b + ", " + c + " relay(s)" + (attemptLog ? ""
+                                    : ", attemptLog: false"), true, List.of("pipeline" + at),
+                            () -> gateway.relay(name, q3, b, c, attemptLog));
+                    checkRelayed(db, q3, options.rows, options.rows, "gateway relay");
+                }
+            }
+        }
+    }
+
+    /** Every row of the table PUBLISHED, and exactly the rows that were pending on the queue. */
+    private void checkRelayed(BenchDatabase db, String queue, long rows, long sent, String what) throws Exception {
+        expectRows(db, "PUBLISHED", rows, what);
+        queues.expect(queue, sent, what);
+        queues.destroy(queue);
+    }
+
+    private static void expectRows(BenchDatabase db, String status, long expected, String what) throws Exception {
+        long actual = db.rows(status);
+        if (actual != expected) {
+            throw new IllegalStateException(what + ": " + actual + " rows " + status + ", expected " + expected);
+        }
+    }
+
+    // ---------------------------------------------------------------- inbox
+
+    /** Per sessions, back to back: the batched and the naive hand-written inbox, the gateway's inbox. */
+    private void inbox(BenchDatabase db, BenchedGateway gateway) throws Exception {
+        int warm = options.warmUp / 2;
+        inboxRun(db, "warm-up", false, () -> HandWritten.batchedInbox(db, cf, currentQueue(), warm, 4, 100), warm,
+                List.of(), "bench-batched");
+        inboxRun(db, "warm-up", false, () -> HandWritten.naiveInbox(db, cf, currentQueue(), warm / 4, 4), warm / 4,
+                List.of(), "bench-naive");
+        String warmConsumer = "bench-warm-" + (++relays);
+        inboxRun(db, "warm-up", true, () -> gateway.inbox(warmConsumer, currentQueue(), 4, warm), warm, List.of(),
+                warmConsumer);
+        for (int t : options.threads) {
+            inboxRun(db, "inbox batched t" + t, false, () -> HandWritten.batchedInbox(db, cf, currentQueue(),
+                    options.messages, t, 100), options.messages, List.of(), "bench-batched");
+            inboxRun(db, "inbox naive t" + t, false, () -> HandWritten.naiveInbox(db, cf, currentQueue(),
+                    options.messages, t), options.messages, List.of(), "bench-naive");
+            String consumer = "bench-gateway-" + (++relays);
+            inboxRun(db, "gateway inbox t" + t, true, () -> gateway.inbox(consumer, currentQueue(), t,
+                    options.messages), options.messages, List.of("inbox batched t" + t, "inbox naive t" + t),
+                    consumer);
+        }
+    }
+
+    /** Fills a new queue, runs an inbox path on it (returning when its last effect committed), checks the effects. */
+    private void inboxRun(BenchDatabase db, String key, boolean gateway, Timed endNanos, long messages,
+                          List<String> ceilings, String consumer) throws Exception {
+        db.resetInbox();
+        String q = queue();
+        Envelopes.fillQueue(cf, q, (int) messages);
+        String label = switch (key.replaceAll(" t\\d+$", "")) {
+            case "inbox batched" -> "hand-written batched inbox (100 per transaction)";
+            case "inbox naive" -> "hand-written naive inbox (1 per transaction)";
+            case "gateway inbox" -> "gateway inbox";
+            default -> key;
+        } + (key.matches(".* t\\d+$") ? ", " + key.replaceAll(".* t", "") + " thread(s)" : "");
+        if (key.equals("warm-up")) {
+            endNanos.run();
+        } else {
+            measureUntil(db, key, label, gateway, ceilings, messages, endNanos);
+        }
+        long applied = db.appliedEffects();
+        long inbox = db.inboxRows(consumer);
+        if (applied != messages || inbox != messages) {
+            throw new IllegalStateException(key + ": " + applied + " effects and " + inbox + " inbox rows for "
+                    + messages + " messages");
+        }
+        queues.expect(q, 0, key);
+        queues.destroy(q);
+    }
+
+    // ---------------------------------------------------------------- backlog
+
+    /**
+     * The claim's cost must not grow with the table's history: the same pending rows drained from a table that holds
+     * only them, and from one whose older rows (most of it) are already PUBLISHED and kept, as legacy tables keep them.
+     */
+    private void backlog(BenchDatabase db, BenchedGateway gateway) throws Exception {
+        int b = options.batches.get(0);
+        int pending = options.backlogPending;
+        int history = options.backlogTable - pending;
+        String small = size(pending) + " of " + size(pending);
+        String big = size(pending) + " of " + size(options.backlogTable);
+        db.prefillOutbox(0, options.warmUp, options.analyze);
+        String warm = queue();
+        HandWritten.pipeline(db, cf, warm, b, 1);
+        db.prefillOutbox(0, options.warmUp, options.analyze);
+        gateway.relay("warm-" + (++relays), warm, b, 1, true);
+        queues.destroy(warm);
+        for (boolean withHistory : new boolean[] {false, true}) {
+            String shape = withHistory ? big : small;
+            db.prefillOutbox(withHistory ? history : 0, pending, options.analyze);
+            String q = queue();
+            measure(db, "backlog pipeline " + shape, "backlog: hand-written pipeline, " + shape + " rows pending",
+                    false, withHistory ? List.of("backlog pipeline " + small) : List.of(),
+                    () -> HandWritten.pipeline(db, cf, q, b, 1));
+            long rows = withHistory ? options.backlogTable : pending;
+            checkRelayed(db, q, rows, pending, "backlog pipeline");
+            db.resetPublishedByRelay(options.analyze);
+            String q2 = queue();
+            measure(db, "backlog gateway " + shape, "backlog: gateway relay, " + shape + " rows pending", true,
+                    withHistory ? List.of("backlog gateway " + small, "backlog pipeline " + big)
+                            : List.of("backlog pipeline " + small),
+                    () -> gateway.relay("backlog-" + (++relays), q2, b, 1, true));
+            checkRelayed(db, q2, rows, pending, "backlog gateway");
+        }
+    }
+
+    private static String size(int n) {
+        return n % 1_000_000 == 0 ? n / 1_000_000 + "M" : n % 1000 == 0 ? n / 1000 + "k" : String.valueOf(n);
+    }
+
+    // ---------------------------------------------------------------- latency
+
+    private void latency(BenchDatabase db, BenchedGateway gateway) throws Exception {
+        db.prefillOutbox(0, 0, false);
+        String q = queue();
+        report.note(db.id + ": " + Latency.relay(db, gateway, cf, q, options.batches.get(0), options.rate,
+                options.seconds));
+        queues.destroy(q);
+        db.resetInbox();
+        String q2 = queue();
+        report.note(db.id + ": " + Latency.inbox(db, gateway, cf, q2, options.rate, options.seconds));
+        queues.destroy(q2);
+    }
+
+    // ---------------------------------------------------------------- measuring
+
+    interface Timed {
+        long run() throws Exception;
+    }
+
+    /** Times {@code events} (returns the events handled) and records busy CPU and, for the gateway, the RSS. */
+    private void measure(BenchDatabase db, String key, String label, boolean gateway, List<String> ceilings,
+                         Timed events) throws Exception {
+        try (Machine.RssPeak rss = new Machine.RssPeak()) {
+            long cpu = Machine.busyJiffies();
+            long start = System.nanoTime();
+            long n = events.run();
+            double seconds = (System.nanoTime() - start) / 1e9;
+            report.add(new Report.Line(db.id, key, label, n, seconds, Machine.busyJiffies() - cpu,
+                    gateway ? rss.peakKiB() : -1, ceilings));
+        }
+    }
+
+    /** Times a path that reports the moment it finished ({@code endNanos}) for a known number of events. */
+    private void measureUntil(BenchDatabase db, String key, String label, boolean gateway, List<String> ceilings,
+                              long events, Timed endNanos) throws Exception {
+        try (Machine.RssPeak rss = new Machine.RssPeak()) {
+            long cpu = Machine.busyJiffies();
+            long start = System.nanoTime();
+            long end = endNanos.run();
+            report.add(new Report.Line(db.id, key, label, events, (end - start) / 1e9, Machine.busyJiffies() - cpu,
+                    gateway ? rss.peakKiB() : -1, ceilings));
+        }
+    }
+
+    private String queue() {
+        return "bench.q" + (++queueNumber);
+    }
+
+    private String currentQueue() {
+        return "bench.q" + queueNumber;
+    }
+
+    // ---------------------------------------------------------------- options
+
+    /** The command line of {@code bench/run.sh}. */
+    static final class Options {
+        List<BenchDatabase> databases = List.of(BenchDatabase.POSTGRES, BenchDatabase.MARIADB);
+        int rows = 100_000;
+        List<Integer> batches = List.of(100, 500);
+        List<Integer> claimers = List.of(1, 2);
+        int messages = 20_000;
+        List<Integer> threads = List.of(1, 4);
+        int backlogPending = 100_000;
+        int backlogTable = 1_000_000;
+        int warmUp = 5_000;
+        boolean analyze = true;
+        boolean pendingIndex;
+        boolean latency;
+        int rate = 1000;
+        int seconds = 30;
+        int repeat = 1;
+        Set<String> sections = Set.of("relay", "inbox", "backlog");
+        Map<String, String> relayParameters = new LinkedHashMap<>();
+        Map<String, String> inboxParameters = new LinkedHashMap<>();
+
+        static final String USAGE = """
+                bench/run.sh [--db postgres|mariadb|both] [--rows N] [--batch N] [--messages N] [--quick]
+                             [--only relay,inbox,backlog] [--backlog PENDING/TABLE] [--no-analyze]
+                             [--repeat N] [--pending-index] [--relay-param name=value]... [--inbox-param name=value]...
+                bench/run.sh --latency [--rate N] [--seconds N] [--db ...] [--relay-param pollInterval=100ms]
+                  --db           database(s) to measure (default both)
+                  --rows         outbox rows per relay line (default 100000; --quick 10000)
+                  --batch        one batch size instead of 100 and 500
+                  --messages     messages per inbox line (default 20000; --quick 2000)
+                  --backlog      pending rows and table size of the backlog lines (default 100000/1000000;
+                                 --quick 10000/100000)
+                  --only         sections to run (default all)
+                  --repeat       run every section N times and keep each line's best rate (default 1)
+                  --no-analyze   leave the outbox's statistics as the database keeps them after each prefill
+                                 (default: VACUUM ANALYZE / ANALYZE TABLE after each prefill)
+                  --pending-index
+                                 PostgreSQL: add a partial index holding only PENDING rows, CREATE INDEX ... ON outbox
+                                 (seq) WHERE status = 'PENDING' (MariaDB has no partial index: ignored there)
+                  --latency      instead of the throughput lines: rows written at --rate per second (default 1000)
+                                 for --seconds (default 30), through the gateway's relay route (its timer, its
+                                 pollInterval), printing commit -> on the queue p50/p99/max; then messages sent at the
+                                 same rate to a gateway inbox (4 sessions), printing stored -> effect p50/p99/max
+                  --relay-param, --inbox-param
+                                 extra route parameters for the gateway's relays and inbox consumers
+                """;
+
+        static Options parse(String[] args) {
+            Options o = new Options();
+            boolean quick = List.of(args).contains("--quick");
+            if (quick) {
+                o.rows = 10_000;
+                o.messages = 2_000;
+                o.backlogPending = 10_000;
+                o.backlogTable = 100_000;
+                o.warmUp = 2_000;
+            }
+            for (int i = 0; i < args.length; i++) {
+                String a = args[i];
+                switch (a) {
+                    case "--quick" -> {
+                    }
+                    case "--db" -> {
+                        String v = value(args, ++i, a);
+                        o.databases = v.equals("both") ? List.of(BenchDatabase.POSTGRES, BenchDatabase.MARIADB)
+                                : List.of(BenchDatabase.parse(v));
+                    }
+                    case "--rows" -> o.rows = positive(value(args, ++i, a), a);
+                    case "--batch" -> o.batches = List.of(positive(value(args, ++i, a), a));
+                    case "--messages" -> o.messages = positive(value(args, ++i, a), a);
+                    case "--backlog" -> {
+                        String[] v = value(args, ++i, a).split("/");
+                        if (v.length != 2) {
+                            throw new IllegalArgumentException(a + ": PENDING/TABLE, e.g. 100000/1000000");
+                        }
+                        o.backlogPending = positive(v[0], a);
+                        o.backlogTable = positive(v[1], a);
+                        if (o.backlogTable < o.backlogPending) {
+                            throw new IllegalArgumentException(a + ": the table must hold at least the pending rows");
+                        }
+                    }
+                    case "--only" -> o.sections = Set.copyOf(List.of(value(args, ++i, a).split(",")));
+                    case "--no-analyze" -> o.analyze = false;
+                    case "--pending-index" -> o.pendingIndex = true;
+                    case "--latency" -> {
+                        o.latency = true;
+                        o.sections = Set.of();
+                    }
+                    case "--repeat" -> o.repeat = positive(value(args, ++i, a), a);
+                    case "--rate" -> o.rate = positive(value(args, ++i, a), a);
+                    case "--seconds" -> o.seconds = positive(value(args, ++i, a), a);
+                    case "--relay-param" -> put(o.relayParameters, value(args, ++i, a), a);
+                    case "--inbox-param" -> put(o.inboxParameters, value(args, ++i, a), a);
+                    case "--help", "-h" -> {
+                        System.out.print(USAGE);
+                        System.exit(0);
+                    }
+                    default -> throw new IllegalArgumentException("unknown option '" + a + "'\n" + USAGE);
+                }
+            }
+            for (String s : o.sections) {
+                if (!List.of("relay", "inbox", "backlog").contains(s)) {
+                    throw new IllegalArgumentException("--only: '" + s + "' is not relay, inbox or backlog");
+                }
+            }
+            return o;
+        }
+
+        private static String value(String[] args, int i, String option) {
+            if (i >= args.length) {
+                throw new IllegalArgumentException(option + " needs a value\n" + USAGE);
+            }
+            return args[i];
+        }
+
+        private static int positive(String v, String option) {
+            try {
+                int n = Integer.parseInt(v.replace("_", ""));
+                if (n > 0) {
+                    return n;
+                }
+            } catch (NumberFormatException e) {
+                // reported below
+            }
+            throw new IllegalArgumentException(option + ": '" + v + "' is not a positive number");
+        }
+
+        private static void put(Map<String, String> parameters, String v, String option) {
+            int eq = v.indexOf('=');
+            if (eq <= 0) {
+                throw new IllegalArgumentException(option + ": name=value, got '" + v + "'");
+            }
+            parameters.put(v.substring(0, eq), v.substring(eq + 1));
+        }
+    }
+}

@@ -1,0 +1,65 @@
+package io.legacygateway.bench;
+
+import io.legacygateway.testsupport.QueueProbe;
+import io.legacygateway.testsupport.StandaloneArtemis;
+import jakarta.jms.Connection;
+import jakarta.jms.Message;
+import jakarta.jms.MessageConsumer;
+import jakarta.jms.MessageProducer;
+import jakarta.jms.Session;
+import jakarta.jms.TemporaryQueue;
+import org.apache.activemq.artemis.api.core.management.ResourceNames;
+import org.apache.activemq.artemis.api.jms.management.JMSManagementHelper;
+import org.apache.activemq.artemis.jms.client.ActiveMQConnectionFactory;
+
+/** Counts what a path put on its queue (the broker's exact count) and removes the queue afterwards, as admin. */
+final class BrokerQueues {
+
+    private final ActiveMQConnectionFactory admin;
+    private final QueueProbe probe;
+
+    BrokerQueues(StandaloneArtemis artemis) {
+        this.admin = artemis.adminConnectionFactory();
+        this.probe = new QueueProbe(admin);
+    }
+
+    long count(String queue) {
+        return probe.count(queue);
+    }
+
+    /** Fails unless the queue holds exactly {@code expected} messages: every figure is checked against the broker. */
+    void expect(String queue, long expected, String what) {
+        long actual = count(queue);
+        if (actual != expected) {
+            throw new IllegalStateException(what + ": queue " + queue + " holds " + actual + " messages, expected "
+                    + expected);
+        }
+    }
+
+    /** Deletes the queue and its messages, so that the broker's journal and memory start each path alike. */
+    void destroy(String queue) {
+        try (Connection c = admin.createConnection(); Session s = c.createSession(false, Session.AUTO_ACKNOWLEDGE)) {
+            c.start();
+            TemporaryQueue reply = s.createTemporaryQueue();
+            Message request = s.createMessage();
+            JMSManagementHelper.putOperationInvocation(request, ResourceNames.BROKER, "destroyQueue", queue, true,
+                    true);
+            request.setJMSReplyTo(reply);
+            try (MessageProducer p = s.createProducer(s.createQueue("activemq.management"));
+                 MessageConsumer r = s.createConsumer(reply)) {
+                p.send(request);
+                Message answer = r.receive(120_000);
+                if (answer == null || !JMSManagementHelper.hasOperationSucceeded(answer)) {
+                    throw new IllegalStateException("could not delete queue " + queue + ": "
+                            + (answer == null ? "no answer" : JMSManagementHelper.getResult(answer)));
+                }
+            }
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    ActiveMQConnectionFactory gatewayConnectionFactory(StandaloneArtemis artemis) {
+        return new ActiveMQConnectionFactory(artemis.url(), StandaloneArtemis.GATEWAY_USER, "gateway");
+    }
+}
