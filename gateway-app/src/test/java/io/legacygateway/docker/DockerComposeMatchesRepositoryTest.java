@@ -210,7 +210,12 @@ class DockerComposeMatchesRepositoryTest {
         String context = (String) map(service("gateway-1").get("build")).get("context");
         assertThat(DOCKER.resolve(context).resolve(copy.group(1)).normalize())
                 .isEqualTo(ROOT.resolve("gateway-app/target/" + finalName + ".jar"));
-        assertThat(dockerfile).contains("ENTRYPOINT [\"java\", \"-jar\", \"" + copy.group(2) + "\"]");
+        // it runs the copied jar extracted, with the class data sharing archive the image's JVM made of it
+        assertThat(dockerfile).containsPattern("(?m)^RUN java -Djarmode=tools -jar " + Pattern.quote(
+                Path.of(copy.group(2)).getFileName().toString()) + " extract --destination app ")
+                .contains("-XX:ArchiveClassesAtExit=/opt/gateway/app/app.jsa")
+                .contains("ENTRYPOINT [\"java\", \"-XX:SharedArchiveFile=/opt/gateway/app/app.jsa\", \"-jar\", "
+                        + "\"/opt/gateway/app/" + Path.of(copy.group(2)).getFileName() + "\"]");
         assertThat(dockerfile).containsPattern("(?m)^USER gateway$").containsPattern("useradd --system --uid 10001");
         assertThat(dockerfile).containsPattern("(?m)^FROM eclipse-temurin:17-jre$");
         // Spring Boot reads ./config/ of the working directory, where compose mounts application-prod.yml
