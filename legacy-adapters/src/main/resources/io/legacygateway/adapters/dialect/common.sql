@@ -25,6 +25,11 @@ SELECT {columns} FROM {table} WHERE {claimable} ORDER BY {order} LIMIT ? FOR UPD
 -- name: condition.equals
 {column} = ?
 
+-- name: condition.equalsLiteral
+-- A status value written as a literal (a plain word or number, checked by OutboxStore), so that a partial index on
+-- the pending status matches the statement whatever plan the database caches.
+{column} = {literal}
+
 -- name: condition.isNull
 {column} IS NULL
 
@@ -69,14 +74,23 @@ SELECT COUNT(*) FROM {table} WHERE {condition}
 DELETE FROM {table} WHERE {key} IN ({keys}) AND {condition}
 
 -- name: outbox.firstWaitingNotHeld
--- binds: the pending condition's binds, aggregate ids, the keys this claim holds
--- Per aggregate, the first waiting row in outbox order that this claim does not hold (held by another relay, or not
--- due yet). A plain read: it does not wait for other relays' locks.
-SELECT {aggregateId}, MIN({order}) FROM {table} WHERE {pending} AND {aggregateId} IN ({aggregates}) AND {key} NOT IN ({claimed}) GROUP BY {aggregateId}
+-- binds: the pending condition's binds, aggregate ids, the last claimed row's order, the keys this claim holds
+-- Per aggregate, the first waiting row in outbox order before the claim's last row that this claim does not hold
+-- (held by another relay, or not due yet). A plain read: it does not wait for other relays' locks. The bound keeps it
+-- a short range of the aggregate index, whatever the backlog behind the claim.
+SELECT {aggregateId}, MIN({order}) FROM {table} WHERE {pending} AND {aggregateId} IN ({aggregates}) AND {order} < ? AND {key} NOT IN ({claimed}) GROUP BY {aggregateId}
 
 -- name: outbox.mark
 -- binds: the assignments' values, then the row key
 UPDATE {table} SET {assignments} WHERE {key} = ?
+
+-- name: outbox.markKeys
+-- The mark of a whole batch in one statement (one round trip). binds: the assignments' values, then the row keys
+UPDATE {table} SET {assignments} WHERE {key} IN ({keys})
+
+-- name: outbox.deleteKeys
+-- DELETE mode, a whole batch in one statement. binds: the row keys
+DELETE FROM {table} WHERE {key} IN ({keys})
 
 -- name: outbox.markIf
 -- binds: the assignments' values, the row key, the condition's binds
