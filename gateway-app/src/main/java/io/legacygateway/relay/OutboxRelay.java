@@ -296,7 +296,7 @@ public final class OutboxRelay implements Processor, AutoCloseable {
             throw e;
         }
         // the answer is written with the mark state once the transaction ended, in one update (AttemptLog.finished)
-        brokerAnswer = new AttemptLog.Answer(Map.of(), Observation.CONFIRMED, null);
+        brokerAnswer = new AttemptLog.Answer(observations(result, List.of()), Observation.CONFIRMED, null);
         List<OutboundEvent> unexplained = duplicateIds.unexplained(logged, result.duplicates());
         brokerAnswer = new AttemptLog.Answer(observations(result, unexplained), Observation.CONFIRMED, null);
         for (PublishResult.Refusal r : result.refused()) {

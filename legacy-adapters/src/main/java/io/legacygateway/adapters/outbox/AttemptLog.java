@@ -162,10 +162,15 @@ public final class AttemptLog {
      * (one update of the cycle's rows, plus one per row with an answer or a parking of its own, which are rare). In a
      * committed cycle confirmed rows become published, charged ones retry, {@code parked} rows FAILED; in a rolled
      * back one every row without a mark state becomes ROLLED_BACK. A process that dies before this leaves the cycle's
-     * attempts SENT/NONE: they may have been delivered.
+     * attempts SENT/NONE: they may have been delivered. Where the dialect allows it (PostgreSQL), this transaction
+     * does not wait for its log flush: a crash of the database can lose the last finish, which then reads SENT/NONE,
+     * as a crash of the relay at that point would; the next insert's flush makes every earlier finish durable.
      */
     public void finished(String cycle, Answer answer, boolean committed, Collection<String> parked) {
         write(() -> {
+            if (dialect.has("attempt.finish.noFlushWait")) {
+                jdbc.execute(sql("attempt.finish.noFlushWait", Map.of()));
+            }
             if (!answer.byRowKey().isEmpty()) {
                 jdbc.batchUpdate(sql("attempt.observeRow", Map.of()), answer.byRowKey().entrySet().stream()
                         .map(e -> new Object[] {e.getValue().observation().name(),
