@@ -53,9 +53,10 @@ import org.springframework.transaction.support.TransactionTemplate;
  *       reason and not claimed again ({@link OutboxSource#mark}); its event, already on the broker, stays there.</li>
  *   <li>The cycle runs in one transaction of the source's datasource: the legacy database in the modes that mark
  *       rows, the state datasource in ZERO_WRITE mode (whose position then moves only with a confirmed batch).</li>
- *   <li>With an {@link AttemptLog}, every attempt is recorded before its batch goes to the broker, then the broker's
- *       answer, then what the mark did, each write in a transaction of its own: a cycle that rolls back or dies leaves
- *       its attempts behind as evidence (the reconciliation report's facts).</li>
+ *   <li>With an {@link AttemptLog}, every attempt is recorded before its batch goes to the broker, and once the
+ *       cycle's transaction ended the broker's answer with what the mark did, each write in a transaction of its own:
+ *       a cycle that rolls back or dies leaves its attempts behind as evidence (the reconciliation report's facts; a
+ *       cycle that dies leaves them SENT/NONE, "may have been delivered").</li>
  * </ul>
  * Not guaranteed: order between rows whose transactions commit out of insertion order, except in ZERO_WRITE mode,
  * which publishes by commit horizon (see the README).
@@ -90,6 +91,8 @@ public final class OutboxRelay implements Processor, AutoCloseable {
 
     /** The cycle whose attempts are in the attempt log (cycles of one relay run one at a time). */
     private String loggedCycle;
+    /** What the broker answered in that cycle, written to the log with the mark state after the transaction. */
+    private AttemptLog.Answer brokerAnswer = AttemptLog.Answer.NO_ANSWER;
     private int consecutiveFailures;
     private Instant nextAttempt = Instant.MIN;
     private String lastFailure;
@@ -223,16 +226,19 @@ public final class OutboxRelay implements Processor, AutoCloseable {
         Timer.Sample sample = Timer.start();
         String id = attempts == null ? null : UUID.randomUUID().toString();
         loggedCycle = null;
+        brokerAnswer = AttemptLog.Answer.NO_ANSWER;
         Cycle c;
         try {
             c = Objects.requireNonNull(transaction.execute(status -> claimPublishMark(id)));
         } catch (RuntimeException e) {
             String logged = loggedCycle;
-            evidence(() -> attempts.rolledBack(logged), logged);
+            AttemptLog.Answer answer = brokerAnswer;
+            evidence(() -> attempts.finished(logged, answer, false, List.of()), logged);
             throw e;
         }
         String logged = loggedCycle;
-        evidence(() -> attempts.marked(logged, c.parkedKeys), logged);
+        AttemptLog.Answer answer = brokerAnswer;
+        evidence(() -> attempts.finished(logged, answer, true, c.parkedKeys), logged);
         sample.stop(cycleTimer);
         // counted after commit: a rolled-back cycle published, charged and parked nothing
         published.increment(c.published);
@@ -286,12 +292,13 @@ public final class OutboxRelay implements Processor, AutoCloseable {
         try {
             result = publisher.publish(events, keepOrder);
         } catch (RuntimeException e) {
-            evidence(() -> attempts.observed(logged, Map.of(), Observation.FAILED, rootMessage(e)), logged);
+            brokerAnswer = new AttemptLog.Answer(Map.of(), Observation.FAILED, rootMessage(e));
             throw e;
         }
+        // the answer is written with the mark state once the transaction ended, in one update (AttemptLog.finished)
+        brokerAnswer = new AttemptLog.Answer(observations(result, List.of()), Observation.CONFIRMED, null);
         List<OutboundEvent> unexplained = duplicateIds.unexplained(logged, result.duplicates());
-        evidence(() -> attempts.observed(logged, observations(result, unexplained), Observation.CONFIRMED, null),
-                logged);
+        brokerAnswer = new AttemptLog.Answer(observations(result, unexplained), Observation.CONFIRMED, null);
         for (PublishResult.Refusal r : result.refused()) {
             failed.add(failure(r.event().row(), "refused by the broker: " + r.reason(), now));
         }

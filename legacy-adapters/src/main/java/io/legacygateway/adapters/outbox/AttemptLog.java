@@ -8,11 +8,14 @@ import java.sql.SQLException;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
 import javax.sql.DataSource;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.transaction.PlatformTransactionManager;
@@ -24,10 +27,12 @@ import org.springframework.transaction.support.TransactionTemplate;
  * to publish, the attempt, what the broker answered (the publish observation) and what the cycle's mark did (the mark
  * state). The reconciliation report derives attempt numbers, duplicate-delivery candidates and stuck intents from it.
  *
- * <p>Every write runs in a transaction of its own ({@code REQUIRES_NEW}), never in the relay's cycle: the attempt is
- * recorded before the batch goes to the broker, and stays recorded when the cycle then rolls back or the process dies
- * between publish and mark, which is exactly the evidence a reconciliation needs. An attempt whose answer or mark was
- * never recorded reads as {@link Observation#SENT} / {@link MarkState#NONE}: it may have reached the broker.
+ * <p>Every write runs in a transaction of its own ({@code REQUIRES_NEW}), never in the relay's cycle, two per cycle:
+ * the attempts are recorded (one multi-row insert) before the batch goes to the broker, and stay recorded when the
+ * cycle then rolls back or the process dies between publish and mark, which is exactly the evidence a reconciliation
+ * needs; once the cycle's transaction ended, the broker's answer and the mark state are written together
+ * ({@link #finished}). An attempt whose answer or mark was never recorded reads as {@link Observation#SENT} /
+ * {@link MarkState#NONE}: it may have reached the broker.
  *
  * <p>Not guaranteed: a record of attempts the process made while this table could not be written (the first write
  * failing fails the cycle before anything is sent; later writes failing are logged by the caller and leave the
@@ -97,6 +102,8 @@ public final class AttemptLog {
     private final String instance;
     private final String table;
     private final ColumnKind timeKind;
+    /** The multi-row insert by number of rows: a full batch always renders (and the driver prepares) the same text. */
+    private final Map<Integer, String> insertSql = new ConcurrentHashMap<>();
 
     /**
      * @param transactions the state datasource's transaction manager (writes suspend any transaction of the caller)
@@ -122,48 +129,74 @@ public final class AttemptLog {
         return relay;
     }
 
-    /** Records a cycle's attempts before anything is sent, and commits them. */
+    /**
+     * Records a cycle's attempts before anything is sent, and commits them: one multi-row insert in a transaction of
+     * its own (the only attempt-log write before the broker).
+     */
     public void attempted(String cycle, List<Attempt> attempts, Instant at) {
         if (attempts.isEmpty()) {
             return;
         }
-        String sql = sql("attempt.insert", Map.of());
+        String sql = insertSql.computeIfAbsent(attempts.size(), n -> sql("attempt.insertRows",
+                Map.of("rows", String.join(", ", Collections.nCopies(n, "(?, ?, ?, ?, ?, ?, ?, ?, ?)")))));
         Object time = time(at);
-        write(() -> jdbc.batchUpdate(sql, attempts.stream().map(a -> new Object[] {relay, cycle, a.row().keyText(),
-                RejectionLog.truncate(a.row().eventId(), 255), aggregateKey(a.row()), time, instance,
-                a.observation().name(), RejectionLog.truncate(a.detail(), DETAIL)}).toList()));
+        List<Object> binds = new ArrayList<>(attempts.size() * 9);
+        for (Attempt a : attempts) {
+            binds.addAll(Arrays.asList(relay, cycle, a.row().keyText(), RejectionLog.truncate(a.row().eventId(), 255),
+                    aggregateKey(a.row()), time, instance, a.observation().name(),
+                    RejectionLog.truncate(a.detail(), DETAIL)));
+        }
+        write(() -> jdbc.update(sql, binds.toArray()));
     }
 
     /**
-     * Records the broker's answer: the listed rows' own observations, then {@code rest} for the cycle's other rows
-     * that had none yet.
+     * The broker's answer to a cycle's batch: the listed rows' own observations (by row key), and {@code rest} for its
+     * other sent rows. {@link #NO_ANSWER} when none came (the cycle failed before or while it learned it).
      */
-    public void observed(String cycle, Map<String, Attempt> byRowKey, Observation rest, String restDetail) {
+    public record Answer(Map<String, Attempt> byRowKey, Observation rest, String restDetail) {
+        public static final Answer NO_ANSWER = new Answer(Map.of(), Observation.SENT, null);
+    }
+
+    /**
+     * After the cycle's transaction ended: the broker's answer and what the mark did, in one transaction of its own
+     * (one update of the cycle's rows, plus one per row with an answer or a parking of its own, which are rare). In a
+     * committed cycle confirmed rows become published, charged ones retry, {@code parked} rows FAILED; in a rolled
+     * back one every row without a mark state becomes ROLLED_BACK. A process that dies before this leaves the cycle's
+     * attempts SENT/NONE: they may have been delivered. Where the dialect allows it (PostgreSQL), this transaction
+     * does not wait for its log flush: a crash of the database can lose the last finish, which then reads SENT/NONE,
+     * as a crash of the relay at that point would; the next insert's flush makes every earlier finish durable.
+     */
+    public void finished(String cycle, Answer answer, boolean committed, Collection<String> parked) {
         write(() -> {
-            if (!byRowKey.isEmpty()) {
-                jdbc.batchUpdate(sql("attempt.observeRow", Map.of()), byRowKey.entrySet().stream()
+            if (dialect.has("attempt.finish.noFlushWait")) {
+                jdbc.execute(sql("attempt.finish.noFlushWait", Map.of()));
+            }
+            if (!answer.byRowKey().isEmpty()) {
+                jdbc.batchUpdate(sql("attempt.observeRow", Map.of()), answer.byRowKey().entrySet().stream()
                         .map(e -> new Object[] {e.getValue().observation().name(),
                                 RejectionLog.truncate(e.getValue().detail(), DETAIL), cycle, e.getKey()}).toList());
             }
-            jdbc.update(sql("attempt.observeCycle", Map.of()), rest.name(), RejectionLog.truncate(restDetail, DETAIL),
-                    cycle);
-        });
-    }
-
-    /** After the cycle committed: confirmed rows are published, charged ones retry, {@code parked} rows are FAILED. */
-    public void marked(String cycle, Collection<String> parked) {
-        write(() -> {
-            jdbc.update(sql("attempt.markCycle", Map.of()), cycle);
-            if (!parked.isEmpty()) {
+            String detail = RejectionLog.truncate(answer.restDetail(), DETAIL);
+            if (committed) {
+                jdbc.update(sql("attempt.finishCommitted", Map.of()), markOf(answer.rest()).name(), detail,
+                        answer.rest().name(), cycle);
+            } else {
+                jdbc.update(sql("attempt.finishRolledBack", Map.of()), detail, answer.rest().name(), cycle);
+            }
+            if (committed && !parked.isEmpty()) {
                 jdbc.batchUpdate(sql("attempt.markRow", Map.of()), parked.stream()
                         .map(k -> new Object[] {MarkState.FAILED.name(), cycle, k}).toList());
             }
         });
     }
 
-    /** After the cycle rolled back: no mark happened. */
-    public void rolledBack(String cycle) {
-        write(() -> jdbc.update(sql("attempt.rolledBack", Map.of()), cycle));
+    /** What a committed cycle's mark did with a row of this observation (as attempt.finishCommitted's CASE). */
+    private static MarkState markOf(Observation o) {
+        return switch (o) {
+            case CONFIRMED, DUPLICATE -> MarkState.PUBLISHED;
+            case REFUSED, NOT_SENT -> MarkState.RETRY;
+            case SENT, DEFERRED, FAILED -> MarkState.UNCHANGED;
+        };
     }
 
     /** The attempts at these rows (keys as text), oldest first, by row key. */

@@ -19,11 +19,14 @@ import java.sql.Savepoint;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.regex.Pattern;
 import javax.sql.DataSource;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.DataSourceUtils;
@@ -57,6 +60,8 @@ import org.springframework.jdbc.datasource.DataSourceUtils;
 public final class OutboxStore implements OutboxSource {
 
     private static final String T_ALIAS = "gw_b";
+    /** A status value safe to write as a literal in every dialect (no quote, no backslash). */
+    private static final Pattern PLAIN_WORD = Pattern.compile("[A-Za-z0-9_]{1,64}");
 
     private final DataSource dataSource;
     private final JdbcTemplate jdbc;
@@ -72,7 +77,10 @@ public final class OutboxStore implements OutboxSource {
     private final boolean blockAggregate;
     private final boolean attemptsOnRow;
     private final String table;
-    private final String publishedSql;
+    /** The published mark's SET list; {@code null} in DELETE mode. */
+    private final String publishedAssignments;
+    /** The batch mark by number of keys: a full batch always renders (and the driver prepares) the same text. */
+    private final Map<Integer, String> publishedSql = new ConcurrentHashMap<>();
     /** Keys of the last claim that have an entry in the log (cleared when published). Cycles are sequential. */
     private volatile Set<String> recorded = Set.of();
 
@@ -111,7 +119,7 @@ public final class OutboxStore implements OutboxSource {
         this.attemptsOnRow = attemptsOnRow(mapping);
 
         if (mode == MarkMode.DELETE) {
-            this.publishedSql = dialect.sql("outbox.delete", Map.of("table", table, "key", q(mapping.column(KEY))));
+            this.publishedAssignments = null;
         } else {
             List<String> published = new ArrayList<>();
             if (mode == MarkMode.STATUS) {
@@ -123,7 +131,7 @@ public final class OutboxStore implements OutboxSource {
             if (mapping.has(LOCKED_BY)) {
                 published.add(assign(LOCKED_BY));
             }
-            this.publishedSql = mark(published);
+            this.publishedAssignments = String.join(", ", published);
         }
     }
 
@@ -184,11 +192,26 @@ public final class OutboxStore implements OutboxSource {
         return dialect.sql(name, Map.of("column", column));
     }
 
+    /**
+     * {@code column = value} for a status value. A plain word or number is written into the statement as a literal,
+     * not bound: a partial index on the pending status ({@code WHERE status = 'PENDING'}) only serves a statement
+     * whose text implies its predicate, and a bound value does not under a generic (cached) plan. Any other value is
+     * bound.
+     */
+    private Fragment statusIs(String t, String value) {
+        Object bind = mapping.statusBind(value);
+        if (bind instanceof Long || PLAIN_WORD.matcher(value).matches()) {
+            String literal = bind instanceof Long n ? n.toString() : "'" + value + "'";
+            return Fragment.of(dialect.sql("condition.equalsLiteral", Map.of("column", col(t, STATUS),
+                    "literal", literal)));
+        }
+        return Fragment.of(condition("condition.equals", col(t, STATUS)), bind);
+    }
+
     /** A row waiting to be published (also while it waits for a retry); never one parked in the log. */
     private Fragment pending(String t) {
         Fragment waiting = switch (mode) {
-            case STATUS -> Fragment.of(condition("condition.equals", col(t, STATUS)),
-                    mapping.statusBind(mapping.pendingValue()));
+            case STATUS -> statusIs(t, mapping.pendingValue());
             case TIMESTAMP -> Fragment.of(condition("condition.isNull", col(t, PUBLISHED_AT)));
             case DELETE -> null;
             case ZERO_WRITE -> throw new IllegalStateException();
@@ -210,10 +233,8 @@ public final class OutboxStore implements OutboxSource {
         Fragment inLog = lastResort == null ? null : lastResort.failed(keyText(t));
         return switch (mode) {
             case STATUS -> {
-                Fragment status = Fragment.of(condition("condition.equals", col(t, STATUS)),
-                        mapping.statusBind(mapping.failedValue()));
-                yield inLog == null ? status : status.or(Fragment.of(condition("condition.equals", col(t, STATUS)),
-                        mapping.statusBind(mapping.pendingValue())).and(inLog));
+                Fragment status = statusIs(t, mapping.failedValue());
+                yield inLog == null ? status : status.or(statusIs(t, mapping.pendingValue()).and(inLog));
             }
             case TIMESTAMP, DELETE -> inLog;
             case ZERO_WRITE -> throw new IllegalStateException();
@@ -277,13 +298,22 @@ public final class OutboxStore implements OutboxSource {
      */
     @Override
     public List<OutboxRow> claim(int limit, Instant now) {
+        Statement claim = claimStatement(limit, now);
+        List<OutboxRow> rows = jdbc.query(claim.sql(), (rs, n) -> reader.read(rs), claim.binds().toArray());
+        return withLoggedAttempts(rows);
+    }
+
+    /** A rendered statement and the values of its {@code ?} binds, in order (for {@code relay explain} and tests). */
+    public record Statement(String sql, List<Object> binds) {
+    }
+
+    /** The claim {@link #claim} runs, as text and binds. */
+    public Statement claimStatement(int limit, Instant now) {
         Fragment c = claimable(now);
         List<Object> binds = new ArrayList<>(c.binds());
         binds.add(limit);
-        String sql = dialect.sql("outbox.claim", Map.of("columns", reader.selectList(), "table", table,
-                "claimable", c.sql(), "order", q(mapping.column(ORDER))));
-        List<OutboxRow> rows = jdbc.query(sql, (rs, n) -> reader.read(rs), binds.toArray());
-        return withLoggedAttempts(rows);
+        return new Statement(dialect.sql("outbox.claim", Map.of("columns", reader.selectList(), "table", table,
+                "claimable", c.sql(), "order", q(mapping.column(ORDER)))), Collections.unmodifiableList(binds));
     }
 
     /** Looks up the claimed rows' entries in the log: their attempts (where the row has none) and what to clear. */
@@ -321,9 +351,22 @@ public final class OutboxStore implements OutboxSource {
         if (byAggregate.isEmpty()) {
             return Set.of();
         }
+        ColumnKind orderKind = mapping.kind(ORDER);
+        // only a waiting row before the last claimed row can hold a claimed row back: bounding the read by it keeps
+        // the check to the rows this claim skipped, instead of every waiting row of each claimed aggregate
+        Object last = null;
+        for (OutboxRow r : claimed) {
+            if (r.aggregateId() != null && r.order() != null && (last == null || orderKind.compare(r.order(), last) > 0)) {
+                last = r.order();
+            }
+        }
+        if (last == null) {
+            return Set.of();
+        }
         Fragment waiting = waiting();
         List<Object> binds = new ArrayList<>(waiting.binds());
         byAggregate.keySet().forEach(binds::add);
+        binds.add(ColumnKind.bindable(last, dialect.bindsUuidAsText()));
         claimed.forEach(r -> binds.add(r.key()));
         String sql = dialect.sql("outbox.firstWaitingNotHeld", Map.of(
                 "aggregateId", q(mapping.column(AGGREGATE_ID)),
@@ -333,7 +376,6 @@ public final class OutboxStore implements OutboxSource {
                 "pending", waiting.sql(),
                 "aggregates", RejectionLog.marks(byAggregate.size()),
                 "claimed", RejectionLog.marks(claimed.size())));
-        ColumnKind orderKind = mapping.kind(ORDER);
         Map<String, Object> firstNotHeld = new HashMap<>();
         jdbc.query(sql, rs -> {
             // the aggregate id as the row reader renders it (CHAR padding removed), so the keys match
@@ -356,20 +398,18 @@ public final class OutboxStore implements OutboxSource {
         if (rows.isEmpty()) {
             return;
         }
-        jdbc.batchUpdate(publishedSql, rows.stream().map(r -> {
-            List<Object> binds = new ArrayList<>();
-            if (mode == MarkMode.STATUS) {
-                binds.add(mapping.statusBind(mapping.publishedValue()));
-            }
-            if (mode != MarkMode.DELETE && mapping.has(PUBLISHED_AT)) {
-                binds.add(mapping.kind(PUBLISHED_AT).bindInstant(publishedAt, mapping.naiveZone()));
-            }
-            if (mode != MarkMode.DELETE && mapping.has(LOCKED_BY)) {
-                binds.add(publisher);
-            }
-            binds.add(r.key());
-            return binds.toArray();
-        }).toList());
+        List<Object> binds = new ArrayList<>(rows.size() + 3);
+        if (mode == MarkMode.STATUS) {
+            binds.add(mapping.statusBind(mapping.publishedValue()));
+        }
+        if (mode != MarkMode.DELETE && mapping.has(PUBLISHED_AT)) {
+            binds.add(mapping.kind(PUBLISHED_AT).bindInstant(publishedAt, mapping.naiveZone()));
+        }
+        if (mode != MarkMode.DELETE && mapping.has(LOCKED_BY)) {
+            binds.add(publisher);
+        }
+        rows.forEach(r -> binds.add(r.key()));
+        jdbc.update(publishedSql.computeIfAbsent(rows.size(), this::publishedSql), binds.toArray());
         Set<String> logged = recorded;
         if (log != null && !logged.isEmpty()) {
             log.clear(rows.stream().map(OutboxRow::keyText).filter(logged::contains).toList());
@@ -718,6 +758,16 @@ public final class OutboxStore implements OutboxSource {
     }
 
     // ---- SQL helpers
+
+    /** The mark (DELETE mode: the delete) of {@code keys} rows in one statement. */
+    private String publishedSql(int keys) {
+        String marks = RejectionLog.marks(keys);
+        String key = q(mapping.column(KEY));
+        return mode == MarkMode.DELETE
+                ? dialect.sql("outbox.deleteKeys", Map.of("table", table, "key", key, "keys", marks))
+                : dialect.sql("outbox.markKeys", Map.of("table", table, "assignments", publishedAssignments,
+                        "key", key, "keys", marks));
+    }
 
     private String mark(List<String> assignments) {
         return dialect.sql("outbox.mark", Map.of("table", table, "assignments", String.join(", ", assignments),

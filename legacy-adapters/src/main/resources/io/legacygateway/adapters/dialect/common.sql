@@ -25,6 +25,11 @@ SELECT {columns} FROM {table} WHERE {claimable} ORDER BY {order} LIMIT ? FOR UPD
 -- name: condition.equals
 {column} = ?
 
+-- name: condition.equalsLiteral
+-- A status value written as a literal (a plain word or number, checked by OutboxStore), so that a partial index on
+-- the pending status matches the statement whatever plan the database caches.
+{column} = {literal}
+
 -- name: condition.isNull
 {column} IS NULL
 
@@ -69,14 +74,23 @@ SELECT COUNT(*) FROM {table} WHERE {condition}
 DELETE FROM {table} WHERE {key} IN ({keys}) AND {condition}
 
 -- name: outbox.firstWaitingNotHeld
--- binds: the pending condition's binds, aggregate ids, the keys this claim holds
--- Per aggregate, the first waiting row in outbox order that this claim does not hold (held by another relay, or not
--- due yet). A plain read: it does not wait for other relays' locks.
-SELECT {aggregateId}, MIN({order}) FROM {table} WHERE {pending} AND {aggregateId} IN ({aggregates}) AND {key} NOT IN ({claimed}) GROUP BY {aggregateId}
+-- binds: the pending condition's binds, aggregate ids, the last claimed row's order, the keys this claim holds
+-- Per aggregate, the first waiting row in outbox order before the claim's last row that this claim does not hold
+-- (held by another relay, or not due yet). A plain read: it does not wait for other relays' locks. The bound keeps it
+-- a short range of the aggregate index, whatever the backlog behind the claim.
+SELECT {aggregateId}, MIN({order}) FROM {table} WHERE {pending} AND {aggregateId} IN ({aggregates}) AND {order} < ? AND {key} NOT IN ({claimed}) GROUP BY {aggregateId}
 
 -- name: outbox.mark
 -- binds: the assignments' values, then the row key
 UPDATE {table} SET {assignments} WHERE {key} = ?
+
+-- name: outbox.markKeys
+-- The mark of a whole batch in one statement (one round trip). binds: the assignments' values, then the row keys
+UPDATE {table} SET {assignments} WHERE {key} IN ({keys})
+
+-- name: outbox.deleteKeys
+-- DELETE mode, a whole batch in one statement. binds: the row keys
+DELETE FROM {table} WHERE {key} IN ({keys})
 
 -- name: outbox.markIf
 -- binds: the assignments' values, the row key, the condition's binds
@@ -189,31 +203,32 @@ SELECT message_id FROM {table} WHERE consumer_name = :consumer AND message_id IN
 DELETE FROM {table} WHERE message_id = :messageId AND consumer_name = :consumer
 
 -- The relay's attempt log (AttemptLog, table gateway_outbox_attempt in the relay's state datasource). Each write runs
--- in a transaction of its own, outside the relay's cycle. {attempts} is the quoted table name.
+-- in a transaction of its own, outside the relay's cycle: the insert before the broker, one finish after the cycle.
+-- {attempts} is the quoted table name.
 
--- name: attempt.insert
--- binds: relay, cycle id, row key, event id, aggregate key, attempted at, instance, observation, detail
-INSERT INTO {attempts} (relay, cycle_id, row_key, event_id, aggregate_key, attempted_at, instance, observation, detail) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+-- name: attempt.insertRows
+-- A cycle's attempts in one statement: {rows} is one (?, ?, ?, ?, ?, ?, ?, ?, ?) per attempt. binds, per attempt:
+-- relay, cycle id, row key, event id, aggregate key, attempted at, instance, observation, detail
+INSERT INTO {attempts} (relay, cycle_id, row_key, event_id, aggregate_key, attempted_at, instance, observation, detail) VALUES {rows}
+
+-- name: attempt.finishCommitted
+-- After the cycle committed, the broker's answer and the mark in one update: rows still SENT take the answer and its
+-- mark state, the others the mark state of their own observation. observation is assigned last: MariaDB evaluates SET
+-- assignments left to right, so the CASEs before it must read the old value. binds: mark state of the answer, detail,
+-- answer (observation), cycle id
+UPDATE {attempts} SET mark_state = CASE WHEN observation = 'SENT' THEN ? WHEN observation IN ('CONFIRMED', 'DUPLICATE') THEN 'PUBLISHED' WHEN observation IN ('REFUSED', 'NOT_SENT') THEN 'RETRY' ELSE 'UNCHANGED' END, detail = CASE WHEN observation = 'SENT' THEN ? ELSE detail END, observation = CASE WHEN observation = 'SENT' THEN ? ELSE observation END WHERE cycle_id = ?
+
+-- name: attempt.finishRolledBack
+-- After the cycle rolled back: the broker's answer (if any) and no mark. binds: detail, answer (observation), cycle id
+UPDATE {attempts} SET mark_state = CASE WHEN mark_state = 'NONE' THEN 'ROLLED_BACK' ELSE mark_state END, detail = CASE WHEN observation = 'SENT' THEN ? ELSE detail END, observation = CASE WHEN observation = 'SENT' THEN ? ELSE observation END WHERE cycle_id = ?
 
 -- name: attempt.observeRow
 -- binds: observation, detail, cycle id, row key
 UPDATE {attempts} SET observation = ?, detail = ? WHERE cycle_id = ? AND row_key = ?
 
--- name: attempt.observeCycle
--- The cycle's attempts still without an answer. binds: observation, detail, cycle id
-UPDATE {attempts} SET observation = ?, detail = ? WHERE cycle_id = ? AND observation = 'SENT'
-
--- name: attempt.markCycle
--- After the cycle's transaction committed. binds: cycle id
-UPDATE {attempts} SET mark_state = CASE observation WHEN 'CONFIRMED' THEN 'PUBLISHED' WHEN 'DUPLICATE' THEN 'PUBLISHED' WHEN 'DEFERRED' THEN 'UNCHANGED' WHEN 'REFUSED' THEN 'RETRY' WHEN 'NOT_SENT' THEN 'RETRY' ELSE 'UNCHANGED' END WHERE cycle_id = ?
-
 -- name: attempt.markRow
 -- binds: mark state, cycle id, row key
 UPDATE {attempts} SET mark_state = ? WHERE cycle_id = ? AND row_key = ?
-
--- name: attempt.rolledBack
--- binds: cycle id
-UPDATE {attempts} SET mark_state = 'ROLLED_BACK' WHERE cycle_id = ? AND mark_state = 'NONE'
 
 -- name: attempt.byRows
 -- binds: relay, row keys

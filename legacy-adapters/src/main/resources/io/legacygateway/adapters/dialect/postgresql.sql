@@ -33,3 +33,8 @@ INSERT INTO {table} (message_id, consumer_name, processed_at) VALUES (:messageId
 
 -- name: inbox.sequence.create
 INSERT INTO {table} (consumer_name, aggregate_key, last_sequence) VALUES (:consumer, :aggregate, 0) ON CONFLICT DO NOTHING
+
+-- name: attempt.finish.noFlushWait
+-- The attempt log's finish (AttemptLog.finished) commits without waiting for its WAL flush: a lost finish reads as
+-- SENT/NONE ("may have been delivered"), and the next cycle's insert, which does wait, flushes it.
+SET LOCAL synchronous_commit = off

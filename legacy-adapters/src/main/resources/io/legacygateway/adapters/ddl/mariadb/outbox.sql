@@ -23,6 +23,8 @@ CREATE TABLE IF NOT EXISTS outbox (
     occurred_at    DATETIME(6)  NULL,
     PRIMARY KEY (seq),
     UNIQUE KEY uk_outbox_id (id),
+    -- the claim's index: MariaDB has no partial indexes; the status leads, so the claim reads the PENDING range in
+    -- outbox order and never the published rows (MariaDB's claim plan follows the index, not the row statistics)
     KEY ix_outbox_claim (status, seq),
     KEY ix_outbox_aggregate (aggregate_id, status, seq),
     KEY ix_outbox_retry (next_retry_at)  -- rows waiting for a retry: the claim skips the later rows of their aggregates

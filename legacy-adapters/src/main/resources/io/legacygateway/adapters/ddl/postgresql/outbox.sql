@@ -23,7 +23,13 @@ CREATE TABLE IF NOT EXISTS outbox (
     occurred_at    TIMESTAMPTZ,
     CONSTRAINT uk_outbox_id UNIQUE (id)
 );
-CREATE INDEX IF NOT EXISTS ix_outbox_claim ON outbox (status, seq);
+-- the claim's index: only waiting rows, in outbox order. Published rows left in place never enter it, so the claim
+-- reads the head of this index whatever the statistics say (without it, a planner with stale statistics may walk the
+-- primary key and filter out every published row: a drain quadratic in the table's history). The claim writes the
+-- pending status as a literal so that this predicate matches it under any cached plan.
+CREATE INDEX IF NOT EXISTS ix_outbox_pending ON outbox (seq) WHERE status = 'PENDING';
+-- FAILED rows for the backlog sample and the operators' list (few rows; without it each sample scans the table)
+CREATE INDEX IF NOT EXISTS ix_outbox_failed ON outbox (seq) WHERE status = 'FAILED';
 CREATE INDEX IF NOT EXISTS ix_outbox_aggregate ON outbox (aggregate_id, status, seq);
 -- rows waiting for a retry: the claim skips the later rows of their aggregates (few rows; partial index)
 CREATE INDEX IF NOT EXISTS ix_outbox_retry ON outbox (next_retry_at) WHERE next_retry_at IS NOT NULL;
