@@ -109,7 +109,8 @@ public record RelaySettings(String relay, String dataSource, TableName table, Ma
                 + " publishedAtColumn, and TIMESTAMP mode); off keeps them. FAILED rows are never deleted"),
         ATTEMPT_LOG("attemptLog", "true", "Record every attempt (broker answer, mark) in gateway_outbox_attempt in the"
                 + " stateDataSource, in transactions of its own: the facts of the reconciliation report. false saves"
-                + " three small writes per batch; the report then cannot tell duplicate deliveries"),
+                + " two small writes per batch (one multi-row insert before the send, one update after the cycle); the"
+                + " report then cannot tell duplicate deliveries"),
         DOMAIN_TABLE("domainTable", "", "Business table whose every row must have an intent in this outbox (for"
                 + " example the table capture triggers watch): the reconciliation reports a row without one as"
                 + " DUAL_WRITE_GAP_OBSERVED. Needs rows that stay (STATUS or TIMESTAMP mode, retention off)"),
