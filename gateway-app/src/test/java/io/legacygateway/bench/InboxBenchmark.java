@@ -6,6 +6,7 @@ import io.legacygateway.envelope.EnvelopeCodec;
 import io.legacygateway.envelope.EventEnvelope;
 import io.legacygateway.inbox.InboxConsumerFactory;
 import io.legacygateway.inbox.InboxConsumerTemplate;
+import io.legacygateway.inbox.InboxSettings;
 import io.legacygateway.testsupport.StandaloneArtemis;
 import io.legacygateway.testsupport.TestDatabase;
 import jakarta.jms.Connection;
@@ -40,17 +41,21 @@ import org.springframework.jdbc.datasource.DriverManagerDataSource;
  * {@code JdbcMessageIdRepository} (eager, its key committed in a transaction of its own) and then the effect in
  * another. Same broker (standalone Artemis), same transacted JMS consumer with window 0, same sessions, same
  * envelope parsing, same effect statement. The naive path loses messages after a crash between its two commits; it
- * is measured only as the cost reference. Not a test: run {@code bench/inbox.sh [messages] [sessions]}.
+ * is measured only as the cost reference. Not a test: run {@code bench/inbox.sh [messages] [sessions] [batchSize]}
+ * (the gateway inbox's {@code batchSize}; the template's default when left out).
  */
 public final class InboxBenchmark {
 
     private static final int ACCOUNTS = 200;
+    /** The gateway inbox's {@code batchSize}. */
+    private static String batchSize;
     private static final String EFFECT = "UPDATE bench_account SET balance = balance + ?, events = events + 1 "
             + "WHERE account_id = ?";
 
     public static void main(String[] args) throws Exception {
         int messages = args.length > 0 ? Integer.parseInt(args[0]) : 20_000;
         int sessions = args.length > 1 ? Integer.parseInt(args[1]) : 4;
+        batchSize = args.length > 2 ? args[2] : InboxSettings.Parameter.BATCH_SIZE.defaultValue();
         String schema = TestDatabase.uniqueName(InboxBenchmark.class);
         String url = TestDatabase.POSTGRES.create(schema);
         Path work = Files.createTempDirectory("gw-bench-inbox-");
@@ -75,8 +80,8 @@ public final class InboxBenchmark {
         for (int i = 0; i < ACCOUNTS; i++) {
             jdbc.update("INSERT INTO bench_account VALUES (?, 0, 0)", "acct-" + i);
         }
-        System.out.printf("Inbox benchmark: %,d messages, %d JMS sessions, %d aggregates, PostgreSQL schema %s, "
-                + "Artemis %s%n", messages, sessions, ACCOUNTS, schema, artemis.url());
+        System.out.printf("Inbox benchmark: %,d messages, %d JMS sessions, gateway batchSize %s, %d aggregates, "
+                + "PostgreSQL schema %s, Artemis %s%n", messages, sessions, batchSize, ACCOUNTS, schema, artemis.url());
         try (ConfigurableApplicationContext app = new SpringApplicationBuilder(GatewayApplication.class)
                 .web(WebApplicationType.NONE).profiles("bench").run(
                         "--gateway.datasources.bench.url=" + url,
@@ -190,6 +195,7 @@ public final class InboxBenchmark {
                 .parameter("effectSql", "UPDATE bench_account SET balance = balance + :data.amount, "
                         + "events = events + 1 WHERE account_id = :subject")
                 .parameter("concurrentConsumers", String.valueOf(sessions))
+                .parameter("batchSize", batchSize)
                 .add();
         return routeId;
     }

@@ -74,20 +74,24 @@ abstract class InboxBatchTest extends InboxTestSupport {
         String queue = unique("it.batch-poison");
         String consumer = unique("wallet");
         List<String> bodies = new ArrayList<>();
+        List<EventEnvelope> properties = new ArrayList<>();
         List<EventEnvelope> healthy = new ArrayList<>();
         EventEnvelope noSuchCustomer = event("OrderPaid", "order-x", "nobody", "5", null);
         for (int i = 0; i < 20; i++) {
             if (i == 7) {
                 bodies.add(codec.write(noSuchCustomer));
+                properties.add(noSuchCustomer);
             } else if (i == 13) {
                 bodies.add("{\"specversion\":\"1.0\",\"id\":");
+                properties.add(null);
             } else {
                 EventEnvelope e = orderCreated(i % 2 == 0 ? "alice" : "bob", "1");
                 healthy.add(e);
                 bodies.add(codec.write(e));
+                properties.add(e);
             }
         }
-        sendRaw(queue, bodies);
+        sendRaw(queue, bodies, properties.toArray(EventEnvelope[]::new));
         startConsumer(consumer, queue, Map.of("requireRows", "true"));
 
         Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> deadLetters(queue).size() == 2
