@@ -1,6 +1,7 @@
 package io.legacygateway.bench;
 
 import io.legacygateway.GatewayApplication;
+import io.legacygateway.adapters.sql.GatewaySchema;
 import io.legacygateway.config.GatewayDataSources;
 import io.legacygateway.envelope.EnvelopeCodec;
 import io.legacygateway.envelope.EventEnvelope;
@@ -93,6 +94,8 @@ public final class InboxBenchmark {
                         "--logging.level.root=WARN")) {
             CamelContext camel = app.getBean(CamelContext.class);
             DataSource ds = app.getBean(GatewayDataSources.class).get("bench", "bench");
+            // the inbox's tables are created with the first consumer; each run empties them before its consumer starts
+            app.getBean(GatewayDataSources.class).initializeSchema("bench", GatewaySchema.INBOX, "the benchmark");
             camel.getRegistry().bind("benchConsumerCf", app.getBean(InboxConsumerFactory.class).connectionFactory());
             ActiveMQConnectionFactory producer = new ActiveMQConnectionFactory(artemis.url(), "gateway", "gateway");
 
