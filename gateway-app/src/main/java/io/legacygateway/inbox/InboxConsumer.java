@@ -8,6 +8,7 @@ import io.micrometer.core.instrument.Timer;
 import jakarta.jms.JMSException;
 import jakarta.jms.Message;
 import jakarta.jms.Session;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.camel.Exchange;
@@ -17,29 +18,37 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Handles one delivery of an {@code inbox-consumer} route, on the JMS listener's thread, inside the listener's
- * transacted JMS session. Order of events: validate the message; run the {@link InboxGuard} database transaction
- * (inbox row, effect, commit); return, after which the listener commits the JMS session, which acknowledges the
- * message. So the acknowledgement always follows the database commit; a crash in between redelivers a message whose
- * effect is applied already, and the inbox skips it.
+ * Handles one batch of deliveries of an {@code inbox-consumer} route, on the JMS listener's thread, inside the
+ * listener's transacted JMS session. The listener container received the first message; this receives up to
+ * {@code batchSize - 1} more on the same session ({@link ListenerBatches}, waiting at most {@code batchWait}). Order of
+ * events: validate each message; run ONE {@link InboxGuard} database transaction for the batch (inbox rows, effects in
+ * the order received, commit); return, after which the listener commits the JMS session, which acknowledges every
+ * message of the batch. So the acknowledgement always follows the database commit; a crash in between redelivers
+ * messages whose effects are applied already, and the inbox skips them. Messages of one aggregate (one
+ * {@code JMSXGroupID}) reach one session in order and are applied in that order.
  *
- * <p>What happens to a delivery that fails:
+ * <p>What happens to a delivery that fails (as if the batch's messages had been handled one by one, see
+ * {@link #isolate}):
  * <ul>
  *   <li>not applicable ({@link DeadLetterException}: malformed, unknown type, too large, business rule, sequence
- *       conflict): copied to the dead-letter queue in the same JMS transaction, which then commits; on the first
- *       delivery, never retried;</li>
+ *       conflict): copied alone to the dead-letter queue in the same JMS transaction, which then commits with the
+ *       rest of the batch applied once; on the first delivery, never retried;</li>
  *   <li>database unreachable: {@link TargetDatabaseUnavailableException}; the route retries in-process with backoff,
- *       the message stays unacknowledged and its delivery count is not raised;</li>
+ *       the batch stays unacknowledged and no delivery count is raised;</li>
  *   <li>anything else (lock timeout, deadlock, an unexpected error): thrown, so the listener rolls the JMS session
  *       back and the broker redelivers after its redelivery delay; on delivery {@code maxDeliveryAttempts} the
- *       message is dead-lettered by the gateway with the last error and the attempt count instead.</li>
+ *       message is dead-lettered by the gateway with the last error and the attempt count instead. The rollback
+ *       returns the whole batch: the others' effects that committed are skipped as duplicates when they come back,
+ *       and each of them used one delivery attempt (a redelivered message is then retried alone, see
+ *       {@link ListenerBatches}).</li>
  * </ul>
  * Not guaranteed: anything the effect does outside the inbox's database (it may run again on a retry).
  */
 public final class InboxConsumer implements Processor {
 
     private static final Logger log = LoggerFactory.getLogger(InboxConsumer.class);
-    private static final String DELIVERY_COUNT = "JMSXDeliveryCount";
+    /** Exchange property: the {@link Batch} of the delivery, kept across the in-process retries of an outage. */
+    private static final String BATCH = "gatewayInboxBatch";
 
     private final InboxSettings settings;
     private final int maxDeliveryAttempts;
@@ -59,6 +68,7 @@ public final class InboxConsumer implements Processor {
     private final Timer processing;
     private final Timer lag;
     private final AtomicLong failingSince = new AtomicLong();
+    private final ListenerBatches batches = new ListenerBatches();
     private final java.time.Clock clock;
     private final io.legacygateway.adapters.inbox.InboxStore store;
     private final org.springframework.transaction.support.TransactionTemplate storeTransaction;
@@ -90,17 +100,17 @@ public final class InboxConsumer implements Processor {
                 .description("Sequence gate: parked messages applied once their turn came")
                 .tag("consumer", c).register(meters);
         rolledBack = Counter.builder("gateway.inbox.rollbacks")
-                .description("Deliveries returned to the broker unacknowledged (the JMS session rolled back or its"
-                        + " commit failed), from any cause: each uses one of the message's delivery attempts")
+                .description("JMS session rollbacks (or failed commits), from any cause: each returns the session's"
+                        + " batch of messages to the broker unacknowledged and uses one of their delivery attempts")
                 .tag("consumer", c).register(meters);
         unreachable = Counter.builder("gateway.inbox.database.unreachable")
                 .description("Attempts that found the inbox database unreachable (retried in-process)")
                 .tag("consumer", c).register(meters);
         transaction = Timer.builder("gateway.inbox.transaction")
-                .description("The inbox database transaction of one delivery").tag("consumer", c).register(meters);
+                .description("One inbox database transaction: a batch of deliveries").tag("consumer", c).register(meters);
         processing = Timer.builder("gateway.inbox.processing")
-                .description("One delivery handled to its outcome (applied, duplicate, parked or dead-lettered):"
-                        + " validation, inbox transaction, dead-letter send").tag("consumer", c).register(meters);
+                .description("One batch of deliveries handled to their outcomes (applied, duplicate, parked or"
+                        + " dead-lettered): receiving the batch, validation, inbox transactions, dead-letter sends").tag("consumer", c).register(meters);
         lag = Timer.builder("gateway.inbox.lag")
                 .description("From the event's time (CloudEvents time) to its effect's commit").tag("consumer", c)
                 .register(meters);
@@ -134,6 +144,11 @@ public final class InboxConsumer implements Processor {
         return rolledBack;
     }
 
+    /** The batch of each listener session of this consumer, filled by its listener container. */
+    ListenerBatches batches() {
+        return batches;
+    }
+
     /** The queue that receives this consumer's dead letters. */
     public String deadLetterQueue() {
         return deadLetters.deadLetterQueue();
@@ -146,38 +161,102 @@ public final class InboxConsumer implements Processor {
             throw new IllegalStateException("inbox-consumer '" + name()
                     + "' must be fed by a transacted jms: endpoint");
         }
-        Message message = in.getJmsMessage();
         Session session = in.getJmsSession();
-        int delivery = deliveryCount(message);
         long started = System.nanoTime();
-        try {
-            InboundMessage inbound = reader.read(message);
-            InboxGuard.Result result = transaction.record(() -> guard.apply(inbound));
-            hooks.forEach(h -> h.afterDatabaseCommitBeforeAck(name(), inbound.envelope(), result.outcome()));
-            done(inbound.envelope(), result, delivery);
-            processing.record(System.nanoTime() - started, java.util.concurrent.TimeUnit.NANOSECONDS);
-        } catch (DeadLetterException e) {
-            deadLetter(session, message, e.reason(), e.getMessage(), e.getCause(), delivery);
-            processing.record(System.nanoTime() - started, java.util.concurrent.TimeUnit.NANOSECONDS);
-        } catch (TargetDatabaseUnavailableException e) {
-            throw e;
-        } catch (RuntimeException e) {
-            if (FailureClassifier.databaseUnreachable(e)) {
-                unreachable(e);
-                throw new TargetDatabaseUnavailableException("inbox database of '" + name() + "' unreachable: "
-                        + FailureClassifier.describe(e), e);
+        // an in-process retry after an outage calls this again with the same exchange: the batch continues
+        Batch batch = exchange.getProperty(BATCH, Batch.class);
+        if (batch == null) {
+            batch = new Batch();
+            exchange.setProperty(BATCH, batch);
+            List<Message> received = batches.fill(in.getJmsMessage(), settings.batchSize(), settings.batchWait());
+            batch.size = received.size();
+            for (Message message : received) {
+                int delivery = ListenerBatches.deliveryCount(message);
+                try {
+                    batch.pending.add(new Delivery(message, reader.read(message), delivery));
+                } catch (DeadLetterException e) {
+                    deadLetter(session, message, e.reason(), e.getMessage(), e.getCause(), delivery);
+                }
             }
-            if (delivery >= maxDeliveryAttempts) {
-                deadLetter(session, message, DeadLetterReason.RETRIES_EXHAUSTED, "failed on delivery " + delivery
-                        + " of " + maxDeliveryAttempts + ": " + FailureClassifier.describe(e), e, delivery);
-                processing.record(System.nanoTime() - started, java.util.concurrent.TimeUnit.NANOSECONDS);
-                return;
-            }
-            // counted by the listener container when it rolls the session back (InboxListenerContainers)
-            log.warn("Inbox '{}': {} rolled back for redelivery by the broker (delivery {} of {}): {}", name(),
-                    describe(message), delivery, maxDeliveryAttempts, FailureClassifier.describe(e));
-            throw e;
         }
+        while (!batch.pending.isEmpty()) {
+            int size = batch.limit > 0 ? batch.limit : batch.pending.size();
+            batch.limit = 0;
+            List<Delivery> chunk = batch.pending.subList(0, size);
+            List<InboxGuard.Result> results;
+            try {
+                results = transaction.record(() -> guard.applyAll(chunk.stream().map(Delivery::inbound).toList()));
+            } catch (RuntimeException e) {
+                isolate(session, batch, chunk, e);
+                continue;
+            }
+            List<Delivery> committed = List.copyOf(chunk);
+            chunk.clear();
+            for (int i = 0; i < committed.size(); i++) {
+                Delivery d = committed.get(i);
+                InboxGuard.Result result = results.get(i);
+                hooks.forEach(h -> h.afterDatabaseCommitBeforeAck(name(), d.inbound().envelope(), result.outcome()));
+                done(d.inbound().envelope(), result, d.delivery());
+            }
+        }
+        processing.record(System.nanoTime() - started, java.util.concurrent.TimeUnit.NANOSECONDS);
+    }
+
+    /**
+     * The transaction of {@code chunk} failed and rolled back. Decides what happens next, as if the chunk's messages had
+     * been applied one by one: the database unreachable, retried in-process (the batch stays as it is); a message that
+     * must not be applied, dead-lettered alone, and the others retried together; any other failure of the first
+     * message, decided for it alone (dead-lettered on its last allowed delivery, else thrown: the session rolls back);
+     * a failure of a later message, the messages before it retried as a batch first, so that it heads the next
+     * transaction and its failure is its own; a failure of no particular message (the multi-row insert, the commit),
+     * the chunk halved until it is.
+     */
+    private void isolate(Session session, Batch batch, List<Delivery> chunk, RuntimeException e) throws JMSException {
+        int at = e instanceof InboxGuard.BatchFailure f ? f.index() : -1;
+        RuntimeException failure = e instanceof InboxGuard.BatchFailure f ? f.failure() : e;
+        if (failure instanceof TargetDatabaseUnavailableException unavailable) {
+            throw unavailable;
+        }
+        if (FailureClassifier.databaseUnreachable(failure)) {
+            unreachable(failure);
+            throw new TargetDatabaseUnavailableException("inbox database of '" + name() + "' unreachable: "
+                    + FailureClassifier.describe(failure), failure);
+        }
+        if (at < 0 && chunk.size() > 1) {
+            batch.limit = chunk.size() / 2;
+            return;
+        }
+        if (at > 0 && !(failure instanceof DeadLetterException)) {
+            batch.limit = at;
+            return;
+        }
+        Delivery failed = chunk.remove(Math.max(at, 0));
+        if (failure instanceof DeadLetterException dead) {
+            deadLetter(session, failed.message(), dead.reason(), dead.getMessage(), dead.getCause(), failed.delivery());
+        } else if (failed.delivery() >= maxDeliveryAttempts) {
+            deadLetter(session, failed.message(), DeadLetterReason.RETRIES_EXHAUSTED, "failed on delivery "
+                    + failed.delivery() + " of " + maxDeliveryAttempts + ": " + FailureClassifier.describe(failure),
+                    failure, failed.delivery());
+        } else {
+            // counted by the listener container when it rolls the session back (InboxListenerContainers)
+            log.warn("Inbox '{}': {} rolled back for redelivery by the broker (delivery {} of {}){}: {}", name(),
+                    describe(failed.message()), failed.delivery(), maxDeliveryAttempts,
+                    batch.size == 1 ? "" : " with the " + (batch.size - 1) + " other message(s) of its batch",
+                    FailureClassifier.describe(failure));
+            throw failure;
+        }
+    }
+
+    /** A received message that became an envelope, with its delivery count. */
+    private record Delivery(Message message, InboundMessage inbound, int delivery) {
+    }
+
+    /** The messages of one session's batch not handled yet, in the order received. */
+    private static final class Batch {
+        final List<Delivery> pending = new ArrayList<>();
+        /** How many of {@code pending} the next transaction takes; 0: all. */
+        int limit;
+        int size;
     }
 
     private void done(EventEnvelope envelope, InboxGuard.Result result, int delivery) {
@@ -229,14 +308,6 @@ public final class InboxConsumer implements Processor {
         if (since != 0) {
             log.info("Inbox '{}': database '{}' reachable again after {} s", name(), settings.dataSource(),
                     (System.nanoTime() - since) / 1_000_000_000L);
-        }
-    }
-
-    private static int deliveryCount(Message message) {
-        try {
-            return message.propertyExists(DELIVERY_COUNT) ? message.getIntProperty(DELIVERY_COUNT) : 1;
-        } catch (JMSException | RuntimeException e) {
-            return 1;
         }
     }
 

@@ -70,7 +70,7 @@ public class InboxConsumerFactory implements DisposableBean {
 
     /** The listener containers of {@code consumer}'s route: they count its rollbacks and run the hooks. */
     public MessageListenerContainerFactory listenerContainers(InboxConsumer consumer) {
-        return new InboxListenerContainers(consumer.name(), consumer.rollbacks(), hooks);
+        return new InboxListenerContainers(consumer.name(), consumer.rollbacks(), hooks, consumer.batches());
     }
 
     public InboxConsumer create(Map<String, Object> parameters, CamelContext camel) {
@@ -137,8 +137,8 @@ public class InboxConsumerFactory implements DisposableBean {
         consumers.add(consumer);
         listeners.forEach(l -> l.accept(consumer));
         log.info("Inbox consumer '{}': queue {} -> {} {} (accept {}, {} session(s), dead letters to {} after {} "
-                        + "deliveries{}){}", c, s.queue(), dialect.id(), inbox, s.accept(), s.concurrentConsumers(),
-                deadLetters.deadLetterQueue(), attempts,
+                        + "deliveries, batches of up to {} within {}{}){}", c, s.queue(), dialect.id(), inbox,
+                s.accept(), s.concurrentConsumers(), deadLetters.deadLetterQueue(), attempts, s.batchSize(), DurationText.format(s.batchWait()),
                 s.sequence() == null ? "" : ", sequence gate on " + s.sequence(),
                 dialect.testedHere() ? "" : " [dialect NOT tested by this project]");
         return consumer;

@@ -27,7 +27,14 @@ import org.apache.camel.model.errorhandler.DefaultErrorHandlerDefinition;
  * and no connection is opened per message. {@code CACHE_CONSUMER} keeps the connection, the sessions and their
  * consumers for the route's lifetime, which keeps message groups (one aggregate per consumer) stable; the consumer
  * window is 0 ({@link ConsumerConnectionFactory}). The listener container is {@link InboxListenerContainers}' (every
- * rollback counted). {@code mapJmsMessage=false}: the body is read by the inbox, never converted by Camel (no
+ * rollback counted).
+ *
+ * <p>Batches ({@code batchSize}, {@code batchWait}): camel-jms makes one exchange per message and commits the session
+ * when it ends, so the batch is not built in Camel (an aggregator after the {@code jms:} consumer would acknowledge
+ * each message before the batch's database commit). The exchange of the message the container received is the
+ * batch's: {@link InboxConsumer} receives the rest on the same listener session ({@link ListenerBatches}), applies
+ * them in one database transaction and returns; the container's one commit then acknowledges them all. The template's
+ * route and error handling stay as they are, and a batch of one is the former one-message-per-transaction consumer. {@code mapJmsMessage=false}: the body is read by the inbox, never converted by Camel (no
  * ObjectMessage deserialisation); {@code disableReplyTo}: a JMSReplyTo header is never answered.
  *
  * <p>Error handling, declared once here for every inbox route ({@link #databaseRetry}): the only Camel redelivery is

@@ -5,7 +5,10 @@ import io.legacygateway.envelope.EnvelopeCodec;
 import io.legacygateway.envelope.EventEnvelope;
 import io.legacygateway.envelope.MalformedEnvelopeException;
 import java.time.Clock;
+import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -13,13 +16,14 @@ import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * Applies an event's effect at most once per consumer: ONE local transaction on the consumer's database that first
- * inserts the inbox row (message id, consumer) and, only if that inserted a row, applies the effect; then commits.
+ * inserts the inbox rows (message id, consumer) of a batch of messages and, for each message whose row that inserted,
+ * applies the effect; then commits.
  *
  * <p>Guarantees: the effect and the inbox row commit together or not at all; for one (message id, consumer) at most
  * one transaction that applied the effect commits, also when copies of a message are processed concurrently (the
- * primary key decides, see {@link InboxStore#record}). Nothing here talks to the broker: the caller acknowledges the
- * message only after {@link #apply} returned, so a crash before that returns the message to the broker, and the
- * redelivery is skipped as a duplicate if the commit happened.
+ * primary key decides, see {@link InboxStore#recordAll}), or twice in one batch. Nothing here talks to the broker: the
+ * caller acknowledges the messages only after {@link #applyAll} returned, so a crash before that returns them to the
+ * broker, and the redelivery is skipped as a duplicate if the commit happened.
  *
  * <p>With the sequence gate on, a message whose sequence is not the aggregate's next one is parked (stored with its
  * body, inbox row inserted, effect not applied) and applied in the transaction of the message that fills the gap
@@ -57,22 +61,64 @@ final class InboxGuard {
     }
 
     /**
-     * Runs the inbox transaction for one delivered message.
-     *
-     * @throws DeadLetterException     when the event must not be applied (business rule, sequence conflict); the
-     *                                 transaction is rolled back
-     * @throws RuntimeException        any database or effect failure; the transaction is rolled back
+     * A failure of a batch's transaction (rolled back), with the position of the message whose step failed: its inbox
+     * hook, its effect or its sequence gate; {@code -1} when no single message's step failed (the multi-row insert).
+     * The messages before that position ran without failing in the rolled-back transaction.
      */
-    Result apply(InboundMessage message) {
-        EventEnvelope envelope = message.envelope();
+    static final class BatchFailure extends RuntimeException {
+        private final int index;
+
+        BatchFailure(int index, RuntimeException cause) {
+            super(cause.getMessage(), cause);
+            this.index = index;
+        }
+
+        int index() {
+            return index;
+        }
+
+        RuntimeException failure() {
+            return (RuntimeException) getCause();
+        }
+    }
+
+    /**
+     * Runs ONE inbox transaction for a batch of delivered messages, in their order: the inbox rows of all of them first
+     * (one multi-row insert, {@link InboxStore#recordAll}), then each first delivery's effect (or sequence gate), then
+     * the commit. A message whose id was recorded before, or that came earlier in the same batch, is a duplicate: its
+     * effect is not applied. The result of message {@code i} is at position {@code i}.
+     *
+     * @throws BatchFailure wrapping any failure inside the transaction ({@link DeadLetterException}, database or
+     *                      effect failure) with the failing message's position; the transaction is rolled back
+     * @throws RuntimeException a failure of the transaction itself (begin, commit), for no particular message
+     */
+    List<Result> applyAll(List<InboundMessage> messages) {
         return Objects.requireNonNull(transaction.execute(status -> {
-            hooks.forEach(h -> h.beforeInboxInsert(consumer, envelope));
-            if (!store.record(envelope.id(), consumer, clock.instant())) {
-                return new Result(InboxOutcome.DUPLICATE, 0);
+            int at = -1;
+            try {
+                for (at = 0; at < messages.size(); at++) {
+                    EventEnvelope envelope = messages.get(at).envelope();
+                    hooks.forEach(h -> h.beforeInboxInsert(consumer, envelope));
+                }
+                at = -1;
+                Set<String> recorded = store.recordAll(messages.stream().map(m -> m.envelope().id()).toList(),
+                        consumer, clock.instant());
+                List<Result> results = new ArrayList<>(messages.size());
+                Set<String> applied = new HashSet<>();
+                for (at = 0; at < messages.size(); at++) {
+                    InboundMessage message = messages.get(at);
+                    EventEnvelope envelope = message.envelope();
+                    if (!recorded.contains(envelope.id()) || !applied.add(envelope.id())) {
+                        results.add(new Result(InboxOutcome.DUPLICATE, 0));
+                        continue;
+                    }
+                    results.add(gated ? gate(message) : applyEffect(envelope));
+                    hooks.forEach(h -> h.beforeDatabaseCommit(consumer, envelope));
+                }
+                return results;
+            } catch (RuntimeException e) {
+                throw new BatchFailure(at, e);
             }
-            Result result = gated ? gate(message) : applyEffect(envelope);
-            hooks.forEach(h -> h.beforeDatabaseCommit(consumer, envelope));
-            return result;
         }));
     }
 

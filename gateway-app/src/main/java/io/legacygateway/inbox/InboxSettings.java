@@ -1,6 +1,7 @@
 package io.legacygateway.inbox;
 
 import io.legacygateway.adapters.sql.TableName;
+import io.legacygateway.config.DurationText;
 import io.legacygateway.config.TemplateParameters;
 import java.time.Duration;
 import java.util.Arrays;
@@ -24,11 +25,17 @@ import java.util.regex.Pattern;
  *                            broker's {@code max-delivery-attempts}
  * @param maxBackoff          longest pause between in-process retries while the database is unreachable
  * @param sequence            path of the aggregate sequence in the envelope (sequence gate), {@code null} when off
+ * @param batchSize           most messages received on one JMS session and applied in one database transaction
+ * @param batchWait           longest wait, from a batch's first message, for more messages to fill the batch
  */
 public record InboxSettings(String consumer, String dataSource, QueueName queue, AcceptedTypes accept,
                             Map<String, Effect> effects, boolean requireRows, TableName inboxTable,
                             int maxPayloadBytes, int concurrentConsumers, Integer maxDeliveryAttempts,
-                            Duration maxBackoff, String sequence, TableName sequenceTable, TableName parkedTable) {
+                            Duration maxBackoff, String sequence, TableName sequenceTable, TableName parkedTable,
+                            int batchSize, Duration batchWait) {
+
+    /** Longest {@code batchWait}: a batch holds its messages unacknowledged while it waits. */
+    static final Duration MAX_BATCH_WAIT = Duration.ofSeconds(1);
 
     /** Template parameters, with their defaults and descriptions (the README's table shows the same text). */
     public enum Parameter implements TemplateParameters.Parameter {
@@ -46,7 +53,9 @@ public record InboxSettings(String consumer, String dataSource, QueueName queue,
         MAX_BACKOFF("maxBackoff", "30s", "Longest pause between in-process retries while the database is unreachable (the message stays unacknowledged)"),
         SEQUENCE("sequence", "", "Sequence gate: path of the aggregate's sequence number in the envelope, e.g. data.seq; off when empty"),
         SEQUENCE_TABLE("sequenceTable", "inbox_sequence", "Sequence gate: last applied sequence per aggregate and consumer"),
-        PARKED_TABLE("parkedTable", "inbox_parked", "Sequence gate: messages that arrived ahead of their turn");
+        PARKED_TABLE("parkedTable", "inbox_parked", "Sequence gate: messages that arrived ahead of their turn"),
+        BATCH_SIZE("batchSize", "100", "Most messages received in one transacted JMS session and applied in one database transaction (1-1000; 1: one message per transaction)"),
+        BATCH_WAIT("batchWait", "10ms", "Longest wait, from a batch's first message, for more messages to fill it (at most 1s); messages already queued never wait");
 
         private final String key;
         private final String defaultValue;
@@ -175,7 +184,17 @@ public record InboxSettings(String consumer, String dataSource, QueueName queue,
                 TableName.parse(label(consumer, "inboxTable"), p.value(Parameter.INBOX_TABLE)), maxPayload,
                 concurrent, attempts, p.duration(Parameter.MAX_BACKOFF), sequence,
                 TableName.parse(label(consumer, "sequenceTable"), p.value(Parameter.SEQUENCE_TABLE)),
-                TableName.parse(label(consumer, "parkedTable"), p.value(Parameter.PARKED_TABLE)));
+                TableName.parse(label(consumer, "parkedTable"), p.value(Parameter.PARKED_TABLE)),
+                p.integer(Parameter.BATCH_SIZE, 1, 1000), batchWait(consumer, p.duration(Parameter.BATCH_WAIT)));
+    }
+
+    private static Duration batchWait(String consumer, Duration wait) {
+        if (wait.compareTo(MAX_BATCH_WAIT) > 0) {
+            throw new IllegalArgumentException(label(consumer, "batchWait") + ": " + DurationText.format(wait)
+                    + " is longer than " + DurationText.format(MAX_BATCH_WAIT) + " (the batch's messages stay"
+                    + " unacknowledged while it waits)");
+        }
+        return wait;
     }
 
     /** The JMS session count as a string, for the endpoint URI. */

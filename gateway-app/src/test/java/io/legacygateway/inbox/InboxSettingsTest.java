@@ -35,6 +35,8 @@ class InboxSettingsTest {
         assertThat(s.maxBackoff()).isEqualTo(Duration.ofSeconds(30));
         assertThat(s.maxPayloadBytes()).isEqualTo(1_048_576);
         assertThat(s.sequence()).isNull();
+        assertThat(s.batchSize()).isEqualTo(100);
+        assertThat(s.batchWait()).isEqualTo(Duration.ofMillis(10));
         assertThat(s.accept().accepts("OrderPaid", 2)).isTrue();
         assertThat(s.accept().accepts("OrderPaid", 3)).isFalse();
         assertThat(s.effects().get("OrderCreated")).isEqualTo(new InboxSettings.Effect(
@@ -62,6 +64,10 @@ class InboxSettingsTest {
         assertError(Map.of("requireRows", "yes"), "parameter 'requireRows'");
         assertError(Map.of("sequence", "seq"), "parameter 'sequence'");
         assertError(Map.of("queue", "a::b::c"), "parameter 'queue'");
+        assertError(Map.of("batchSize", "0"), "parameter 'batchSize': 0 is outside");
+        assertError(Map.of("batchSize", "1001"), "parameter 'batchSize': 1001 is outside");
+        assertError(Map.of("batchWait", "0s"), "parameter 'batchWait'");
+        assertError(Map.of("batchWait", "2s"), "parameter 'batchWait': 2s is longer than 1s");
         Map<String, Object> noEffect = valid();
         noEffect.remove("effectSql");
         assertThatThrownBy(() -> parse(noEffect)).hasMessageContaining("parameter 'effectSql'")

@@ -125,6 +125,22 @@ abstract class InboxTestSupport {
         return cf;
     }
 
+    /**
+     * The {@code batchSize} of the test's consumers; {@code null} for the template's default. The failure-window
+     * tests run with the default (a batch of up to 100) and again, in their {@code ...BatchOfOneTest} subclasses,
+     * with one message per transaction.
+     */
+    protected String batchSize() {
+        return null;
+    }
+
+    /** The most messages one session of the test's consumers holds at once. */
+    protected int perSession() {
+        String size = batchSize();
+        return Integer.parseInt(size == null
+                ? InboxSettings.Parameter.BATCH_SIZE.defaultValue() : size);
+    }
+
     /** The default parameters of a test consumer; {@code extra} overrides or adds. */
     protected Map<String, String> parameters(String consumer, String queue, Map<String, String> extra) {
         Map<String, String> p = new HashMap<>();
@@ -134,6 +150,7 @@ abstract class InboxTestSupport {
         p.put("accept", "OrderCreated:1,OrderPaid:1");
         p.put("effectSql.OrderCreated", CREATED_EFFECT);
         p.put("effectSql.OrderPaid", PAID_EFFECT);
+        p.put("batchSize", batchSize());
         p.putAll(extra);
         p.values().removeIf(v -> v == null);
         return p;

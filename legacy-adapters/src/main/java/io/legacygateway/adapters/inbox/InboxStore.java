@@ -33,6 +33,8 @@ public final class InboxStore {
 
     private final NamedParameterJdbcTemplate jdbc;
     private final String recordSql;
+    /** {@code null} when the dialect has no multi-row statement: {@link #recordAll} then inserts row by row. */
+    private final String recordAllSql;
     private final String createSequenceSql;
     private final String lockSequenceSql;
     private final String advanceSequenceSql;
@@ -56,6 +58,8 @@ public final class InboxStore {
         }
         this.jdbc = new NamedParameterJdbcTemplate(dataSource);
         this.recordSql = dialect.sql("inbox.record", Map.of("table", dialect.quote(inbox)));
+        this.recordAllSql = dialect.has("inbox.recordAll")
+                ? dialect.sql("inbox.recordAll", Map.of("table", dialect.quote(inbox))) : null;
         this.retentionSelectSql = dialect.sql("inbox.retention.select", Map.of("table", dialect.quote(inbox)));
         this.retentionDeleteSql = dialect.sql("inbox.retention.delete", Map.of("table", dialect.quote(inbox)));
         this.appliedSql = dialect.sql("inbox.applied", Map.of("table", dialect.quote(inbox)));
@@ -89,6 +93,39 @@ public final class InboxStore {
                 .addValue("messageId", messageId)
                 .addValue("consumer", consumer)
                 .addValue("processedAt", Timestamp.from(processedAt))) == 1;
+    }
+
+    /**
+     * Records that {@code consumer} takes each of {@code messageIds}, in the caller's transaction: one multi-row
+     * insert-first statement where the dialect has one ({@code ON CONFLICT DO NOTHING RETURNING} on PostgreSQL,
+     * {@code INSERT IGNORE … RETURNING} on MariaDB), otherwise {@link #record} per id (H2). Same guarantee as
+     * {@link #record} for every id. The rows are inserted in id order, so that two transactions inserting overlapping
+     * ids (copies of the same messages) wait for each other instead of deadlocking.
+     *
+     * @return the ids inserted now (first deliveries); the others were there already (duplicates)
+     * @throws IllegalArgumentException when an id is blank or longer than its column
+     */
+    public java.util.Set<String> recordAll(java.util.Collection<String> messageIds, String consumer,
+                                           Instant processedAt) {
+        java.util.SortedSet<String> ids = new java.util.TreeSet<>(messageIds);
+        requireLength("consumer", consumer, MAX_CONSUMER_LENGTH);
+        ids.forEach(id -> requireLength("message id", id, MAX_MESSAGE_ID_LENGTH));
+        if (ids.isEmpty()) {
+            return java.util.Set.of();
+        }
+        java.util.Set<String> inserted = new java.util.HashSet<>();
+        if (recordAllSql == null) {
+            for (String id : ids) {
+                if (record(id, consumer, processedAt)) {
+                    inserted.add(id);
+                }
+            }
+            return inserted;
+        }
+        Timestamp at = Timestamp.from(processedAt);
+        List<Object[]> rows = ids.stream().map(id -> new Object[] {id, consumer, at}).toList();
+        inserted.addAll(jdbc.queryForList(recordAllSql, new MapSqlParameterSource("rows", rows), String.class));
+        return inserted;
     }
 
     /** Which of these message ids {@code consumer} has taken (its inbox has them); one query per 500 ids. */

@@ -39,6 +39,11 @@ SELECT COUNT(*) FROM {table} t WHERE {window}
 -- example a value too long) into warnings: InboxStore refuses ids longer than the column before it gets here.
 INSERT IGNORE INTO {table} (message_id, consumer_name, processed_at) VALUES (:messageId, :consumer, :processedAt)
 
+-- name: inbox.recordAll
+-- A batch's inbox rows in one statement, insert-first (MariaDB 10.5+): RETURNING names only the rows this statement
+-- inserted; ignored rows (the key existed) are not returned. :rows expands to one tuple per distinct id.
+INSERT IGNORE INTO {table} (message_id, consumer_name, processed_at) VALUES :rows RETURNING message_id
+
 -- name: inbox.sequence.create
 INSERT IGNORE INTO {table} (consumer_name, aggregate_key, last_sequence) VALUES (:consumer, :aggregate, 0)
 

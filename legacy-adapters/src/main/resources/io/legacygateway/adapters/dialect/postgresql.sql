@@ -31,6 +31,12 @@ SELECT COUNT(*) FROM {table} t CROSS JOIN (SELECT pg_snapshot_xmax(pg_current_sn
 -- while this one waited. No exception, so the transaction stays usable (a failed INSERT would abort it).
 INSERT INTO {table} (message_id, consumer_name, processed_at) VALUES (:messageId, :consumer, :processedAt) ON CONFLICT DO NOTHING
 
+-- name: inbox.recordAll
+-- A batch's inbox rows in one statement, insert-first: RETURNING names the rows this statement inserted (the first
+-- delivery of those messages); a row that existed, or that another transaction inserting it committed while this one
+-- waited, is not returned. :rows expands to one (messageId, consumer, processedAt) tuple per distinct id.
+INSERT INTO {table} (message_id, consumer_name, processed_at) VALUES :rows ON CONFLICT DO NOTHING RETURNING message_id
+
 -- name: inbox.sequence.create
 INSERT INTO {table} (consumer_name, aggregate_key, last_sequence) VALUES (:consumer, :aggregate, 0) ON CONFLICT DO NOTHING
 

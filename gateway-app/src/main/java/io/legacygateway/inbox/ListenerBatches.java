@@ -1,0 +1,83 @@
+package io.legacygateway.inbox;
+
+import jakarta.jms.JMSException;
+import jakarta.jms.Message;
+import jakarta.jms.MessageConsumer;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The batch of the JMS listener session running on the current thread: the first message is received by the listener
+ * container as usual ({@link InboxListenerContainers} records it with its {@link MessageConsumer}); {@link #fill}
+ * then receives more on the same consumer, so on the same transacted session, before the route returns. The session's
+ * commit acknowledges all of them, its rollback returns all of them to the broker.
+ *
+ * <p>Why not a Camel aggregator behind the {@code jms:} consumer: camel-jms commits each message's session when its
+ * exchange completes, so an aggregated batch would be acknowledged before its database transaction ran. Receiving on
+ * the listener's own session keeps "database commit, then JMS commit" for the whole batch.
+ *
+ * <p>A redelivered message ({@code JMSXDeliveryCount > 1}) ends a batch, and a batch that starts with one holds only
+ * it: a message that failed and was rolled back is retried on its own, so the messages it was received with do not
+ * use their delivery attempts with it again.
+ */
+final class ListenerBatches {
+
+    private static final String DELIVERY_COUNT = "JMSXDeliveryCount";
+
+    private final ThreadLocal<MessageConsumer> consumer = new ThreadLocal<>();
+    private final ThreadLocal<List<Message>> received = ThreadLocal.withInitial(ArrayList::new);
+
+    /** The container received {@code first} on {@code from}: a new batch of this thread's session starts. */
+    void started(MessageConsumer from, Message first) {
+        consumer.set(from);
+        List<Message> batch = received.get();
+        batch.clear();
+        batch.add(first);
+    }
+
+    /**
+     * Receives up to {@code batchSize - 1} more messages after {@code first} on its session, waiting at most
+     * {@code wait} from now for them; a message already queued is taken without waiting.
+     *
+     * @return the batch in the order received, {@code first} first; only {@code first} when it was not received by
+     *         this thread's container (nothing else is on its session)
+     */
+    List<Message> fill(Message first, int batchSize, Duration wait) throws JMSException {
+        List<Message> batch = received.get();
+        MessageConsumer from = consumer.get();
+        if (from == null || batch.size() != 1 || batch.get(0) != first) {
+            return List.of(first);
+        }
+        long deadline = System.nanoTime() + wait.toNanos();
+        boolean redelivered = deliveryCount(first) > 1;
+        while (!redelivered && batch.size() < batchSize) {
+            long left = (deadline - System.nanoTime()) / 1_000_000L;
+            Message next = left >= 1 ? from.receive(left) : from.receiveNoWait();
+            if (next == null) {
+                break;
+            }
+            batch.add(next);
+            redelivered = deliveryCount(next) > 1;
+        }
+        return List.copyOf(batch);
+    }
+
+    /** The messages on this thread's session now: what its commit acknowledges. */
+    List<Message> current() {
+        return List.copyOf(received.get());
+    }
+
+    /** The session committed or rolled back. */
+    void ended() {
+        received.get().clear();
+    }
+
+    static int deliveryCount(Message message) {
+        try {
+            return message.propertyExists(DELIVERY_COUNT) ? message.getIntProperty(DELIVERY_COUNT) : 1;
+        } catch (JMSException | RuntimeException e) {
+            return 1;
+        }
+    }
+}
