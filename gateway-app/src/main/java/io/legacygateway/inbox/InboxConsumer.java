@@ -195,11 +195,35 @@ public final class InboxConsumer implements Processor {
             for (int i = 0; i < committed.size(); i++) {
                 Delivery d = committed.get(i);
                 InboxGuard.Result result = results.get(i);
-                hooks.forEach(h -> h.afterDatabaseCommitBeforeAck(name(), d.inbound().envelope(), result.outcome()));
-                done(d.inbound().envelope(), result, d.delivery());
+                if (afterCommit(session, d, result)) {
+                    done(d.inbound().envelope(), result, d.delivery());
+                }
             }
         }
         processing.record(System.nanoTime() - started, java.util.concurrent.TimeUnit.NANOSECONDS);
+    }
+
+    /**
+     * Runs the hooks between the database commit and the acknowledgement. A failure there, on the message's last allowed
+     * delivery, dead-letters it with its reason (its effect is committed: the copy says so, and the inbox skips it when
+     * it is redelivered); before that, the session rolls back and the broker redelivers the batch, whose committed
+     * messages the inbox then skips as duplicates.
+     *
+     * @return whether the delivery goes on to be acknowledged as applied (false: dead-lettered)
+     */
+    private boolean afterCommit(Session session, Delivery d, InboxGuard.Result result) throws JMSException {
+        try {
+            hooks.forEach(h -> h.afterDatabaseCommitBeforeAck(name(), d.inbound().envelope(), result.outcome()));
+            return true;
+        } catch (RuntimeException e) {
+            if (d.delivery() < maxDeliveryAttempts) {
+                throw e;
+            }
+            deadLetter(session, d.message(), DeadLetterReason.RETRIES_EXHAUSTED, "failed after the database commit on"
+                    + " delivery " + d.delivery() + " of " + maxDeliveryAttempts + ": " + FailureClassifier.describe(e),
+                    e, d.delivery());
+            return false;
+        }
     }
 
     /**
