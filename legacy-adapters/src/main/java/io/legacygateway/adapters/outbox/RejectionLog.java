@@ -92,6 +92,12 @@ public final class RejectionLog {
         }
     }
 
+    /** The log over a table already inspected (rendering statements without a database, as the golden files do). */
+    static RejectionLog of(DataSource dataSource, Dialect dialect, String relay, String source,
+                           TableInspector.Table stored) {
+        return new RejectionLog(dataSource, dialect, relay, source, "dataSource", stored);
+    }
+
     private RejectionLog(DataSource dataSource, Dialect dialect, String relay, String source, String property,
                          TableInspector.Table stored) {
         String script = dialect.ddlResource("relay-state.sql");
@@ -123,13 +129,15 @@ public final class RejectionLog {
     /** A condition: the row whose key renders as {@code keyText} is parked as FAILED here. */
     Fragment failed(String keyText) {
         return Fragment.of(dialect.sql("rejection.exists.failed", Map.of("rejections", table, "keyText", keyText)),
-                source);
+                OutboxStatements.Bind.constant("source of the log's entries", source));
     }
 
-    /** A condition: the row waits here for a retry later than {@code now}. */
-    Fragment notDue(String keyText, Instant now) {
+    /** A condition: the row waits here for a retry later than the cycle's time ({@link OutboxStatements.Param#NOW}). */
+    Fragment notDue(String keyText) {
         return Fragment.of(dialect.sql("rejection.exists.notDue", Map.of("rejections", table, "keyText", keyText)),
-                source, time(now));
+                OutboxStatements.Bind.constant("source of the log's entries", source),
+                OutboxStatements.Bind.of(OutboxStatements.Param.NOW, "the cycle's time as the log takes it",
+                        v -> time((Instant) v)));
     }
 
     /** The entries of these rows (keys as text), by key. */
