@@ -154,6 +154,10 @@ public final class OutboxStore implements OutboxSource {
         return mapping;
     }
 
+    public Dialect dialect() {
+        return dialect;
+    }
+
     @Override
     public DataSource transactionDataSource() {
         return dataSource;
