@@ -14,7 +14,7 @@ import java.util.List;
 import java.util.Map;
 import org.springframework.core.env.ConfigurableEnvironment;
 import org.springframework.core.env.PropertySource;
-import org.springframework.core.env.SimpleCommandLinePropertySource;
+import org.springframework.core.env.CommandLinePropertySource;
 import org.springframework.core.io.Resource;
 import org.springframework.core.io.support.PathMatchingResourcePatternResolver;
 import org.yaml.snakeyaml.Yaml;
@@ -108,8 +108,8 @@ public class RelayExplainCommand implements GatewayCommand {
     /** The route pattern as the gateway's configuration sets it, not as the command's context overrides it. */
     private String configuredRoutes() {
         for (PropertySource<?> source : environment.getPropertySources()) {
-            if (source instanceof SimpleCommandLinePropertySource) {
-                continue; // the command context's own override (GatewayCli)
+            if (source instanceof CommandLinePropertySource || source.getName().equals("configurationProperties")) {
+                continue; // the command context's own override (GatewayCli), and Boot's view over all sources
             }
             Object value = source.getProperty(ROUTES_PROPERTY);
             if (value != null) {
