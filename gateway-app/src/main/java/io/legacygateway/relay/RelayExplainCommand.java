@@ -3,6 +3,7 @@ package io.legacygateway.relay;
 import io.legacygateway.adapters.outbox.OutboxExplain;
 import io.legacygateway.adapters.outbox.OutboxStatements;
 import io.legacygateway.adapters.outbox.OutboxStore;
+import io.legacygateway.adapters.outbox.ZeroWriteReader;
 import io.legacygateway.cli.GatewayCommand;
 import java.io.IOException;
 import java.io.InputStream;
@@ -71,11 +72,14 @@ public class RelayExplainCommand implements GatewayCommand {
         String pattern = routes != null ? routes : configuredRoutes();
         Map<String, Object> parameters = relayParameters(pattern, name);
         OutboxRelay relay = relays.create(parameters);
-        if (!(relay.source() instanceof OutboxStore store)) {
-            out.println("relay '" + name + "' (markMode " + relay.settings().markMode() + ") claims no rows: its reads"
-                    + " are not explained here");
+        if (relay.source() instanceof ZeroWriteReader reader) {
+            out.println("relay '" + name + "': markMode ZERO_WRITE reads by commit horizon and claims no rows; its"
+                    + " reads, rendered once when the relay is built (no plans are printed for them):");
+            out.println();
+            reader.statements().all().forEach(s -> out.println(s.describe()));
             return 0;
         }
+        OutboxStore store = (OutboxStore) relay.source();
         out.println("relay '" + name + "': " + store.dialect().id() + " table " + store.mapping().table().name()
                 + ", markMode " + store.mapping().markMode() + ", batch " + relay.settings().batchSize());
         out.println();
@@ -84,6 +88,11 @@ public class RelayExplainCommand implements GatewayCommand {
         out.println();
         for (OutboxStatements.Statement s : store.statements().all()) {
             out.println(s.describe());
+        }
+        if (store.rejectionLog() != null) {
+            for (OutboxStatements.Statement s : store.rejectionLog().statements().all()) {
+                out.println(s.describe());
+            }
         }
         OutboxExplain.Report report = OutboxExplain.explain(store, relay.settings().batchSize(), Instant.now());
         for (OutboxExplain.Plan plan : report.plans()) {

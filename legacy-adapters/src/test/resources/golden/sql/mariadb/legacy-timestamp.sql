@@ -74,3 +74,45 @@ DELETE FROM `evt_queue` WHERE `evt_no` IN (?...) AND ((`evt_queue`.`done_at` < ?
 --   2: the retention cutoff as done_at takes it [cutoff]
 --   3: source of the log's entries = 'legacy/evt_queue'
 
+-- log.entries
+SELECT row_key, event_id, reason, attempts, state, next_retry_at, rejected_at FROM `gateway_outbox_rejection` WHERE source_table = ? AND row_key IN (?...)
+--   1: source of the log's entries = 'legacy/evt_queue'
+--   2: the rows' keys as text (one ? each) [key_texts]
+
+-- log.record
+INSERT INTO `gateway_outbox_rejection` (source_table, row_key, relay, event_id, reason, attempts, state, next_retry_at, rejected_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON DUPLICATE KEY UPDATE relay = VALUES(relay), event_id = VALUES(event_id), reason = VALUES(reason), attempts = VALUES(attempts), state = VALUES(state), next_retry_at = VALUES(next_retry_at), rejected_at = VALUES(rejected_at)
+--   1: source of the log's entries = 'legacy/evt_queue'
+--   2: the row's key as text [key_text]
+--   3: relay = 'golden'
+--   4: the row's event id [event_id]
+--   5: the failure's reason [reason]
+--   6: the attempts counted [attempts]
+--   7: RETRY or FAILED [state]
+--   8: the time of the next retry as the log takes it [next_retry_at]
+--   9: the time of the write as the log takes it [at]
+
+-- log.clear
+DELETE FROM `gateway_outbox_rejection` WHERE source_table = ? AND row_key IN (?...)
+--   1: source of the log's entries = 'legacy/evt_queue'
+--   2: the rows' keys as text (one ? each) [key_texts]
+
+-- log.due
+SELECT row_key, event_id, reason, attempts, state, next_retry_at, rejected_at FROM `gateway_outbox_rejection` WHERE source_table = ? AND state = 'RETRY' AND (next_retry_at IS NULL OR next_retry_at <= ?) ORDER BY rejected_at, row_key LIMIT ?
+--   1: source of the log's entries = 'legacy/evt_queue'
+--   2: the cycle's time as the log takes it [now]
+--   3: the most rows to return [limit]
+
+-- log.failed
+SELECT row_key, event_id, reason, attempts, state, next_retry_at, rejected_at FROM `gateway_outbox_rejection` WHERE source_table = ? AND state = 'FAILED' ORDER BY rejected_at, row_key LIMIT ?
+--   1: source of the log's entries = 'legacy/evt_queue'
+--   2: the most rows to return [limit]
+
+-- log.reset
+UPDATE `gateway_outbox_rejection` SET state = 'RETRY', attempts = 0, next_retry_at = NULL WHERE source_table = ? AND state = 'FAILED' AND row_key IN (?...)
+--   1: source of the log's entries = 'legacy/evt_queue'
+--   2: the rows' keys as text (one ? each) [key_texts]
+
+-- log.countFailed
+SELECT COUNT(*) FROM `gateway_outbox_rejection` WHERE source_table = ? AND state = 'FAILED'
+--   1: source of the log's entries = 'legacy/evt_queue'
+

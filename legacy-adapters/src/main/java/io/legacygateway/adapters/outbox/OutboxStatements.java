@@ -39,10 +39,17 @@ public final class OutboxStatements {
         LAST_ORDER("the order of the last claimed row"),
         CLAIMED("the keys this claim holds", true),
         KEY("the row's key"),
+        KEY_TEXT("the row's key as text"),
+        EVENT_ID("the row's event id"),
+        STATE("RETRY or FAILED"),
         REASON("the failure's reason"),
         ATTEMPTS("the attempts counted"),
         NEXT_RETRY_AT("the time of the next retry"),
-        CUTOFF("the retention cutoff");
+        CUTOFF("the retention cutoff"),
+        WINDOW_LOW("the low end of the zero-write window"),
+        WINDOW_HIGH("the commit horizon closing the zero-write window"),
+        AFTER_ORDER("the order of the last row read in the window"),
+        AFTER_KEY("the key of the last row read in the window");
 
         private final String meaning;
         private final boolean list;

@@ -439,6 +439,11 @@ public final class OutboxStore implements OutboxSource {
         }
     }
 
+    /** The log this store records failures in and parks refusing rows in; {@code null} when it has none. */
+    public RejectionLog rejectionLog() {
+        return lastResort;
+    }
+
     /** The statements of this store, rendered when it was built (golden files, {@code relay explain}). */
     public OutboxStatements statements() {
         return statements;

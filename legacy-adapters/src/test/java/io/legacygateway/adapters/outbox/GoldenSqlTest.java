@@ -25,7 +25,8 @@ import org.springframework.jdbc.datasource.DriverManagerDataSource;
 /**
  * Pins the SQL every outbox store runs: for each dialect, mark mode (STATUS, TIMESTAMP, DELETE) and mapping (the
  * default DDL's columns; a legacy table with other column names and no retry columns), the statements as
- * {@link OutboxStore#statements()} renders them when the store is built, with the meaning of each bind, compared with
+ * {@link OutboxStore#statements()} renders them when the store is built (then the {@link RejectionLog}'s), with the
+ * meaning of each bind, compared with
  * {@code src/test/resources/golden/sql/<dialect>/<mapping>-<mode>.sql}. Rendering needs no database: the tables are
  * described as the JDBC metadata would report them.
  *
@@ -102,7 +103,7 @@ class GoldenSqlTest {
         RejectionLog log = RejectionLog.of(none, dialect, "golden", "legacy/" + table.name().table(), rejectionTable());
         OutboxStore store = new OutboxStore(none, dialect, m, log, true, false);
         return "-- " + dialect.id() + ", markMode " + mode + ", " + mapping + " mapping (rendered by GoldenSqlTest)\n\n"
-                + store.statements().describe();
+                + store.statements().describe() + log.statements().describe();
     }
 
     private static TableInspector.Column text(String name, int size) {
