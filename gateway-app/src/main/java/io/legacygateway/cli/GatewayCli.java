@@ -51,13 +51,13 @@ public final class GatewayCli {
             help(System.out);
             return 0;
         }
-        Optional<GatewayCommands.Entry> entry = GatewayCommands.named(word);
+        Optional<GatewayCommands.Entry> entry = GatewayCommands.named(command);
         if (entry.isEmpty()) {
             System.err.println("Unknown command '" + word + "'.");
             help(System.err);
             return 2;
         }
-        List<String> arguments = command.subList(1, command.size());
+        List<String> arguments = command.subList(entry.get().name().split(" ").length, command.size());
         try {
             if (!entry.get().needsConfiguration()) {
                 return entry.get().withoutContext().get().run(arguments, System.out);
@@ -76,9 +76,9 @@ public final class GatewayCli {
         out.println("Usage: java -jar gateway-app.jar [--spring.option=value ...] [<command> [arguments]]");
         out.println("Without a command the gateway runs (the demo under the default profile). Commands:");
         for (GatewayCommands.Entry e : GatewayCommands.all()) {
-            out.printf("  %-10s %s%n", e.name(), e.summary());
+            out.printf("  %-13s %s%n", e.name(), e.summary());
         }
-        out.printf("  %-10s %s%n", "help", "this list (also --help, -h)");
+        out.printf("  %-13s %s%n", "help", "this list (also --help, -h)");
         out.println(String.join(", ", GatewayCommands.all().stream().filter(GatewayCommands.Entry::talksToGateway)
                 .map(GatewayCommands.Entry::name).toList()) + ": talk to a running gateway (--gateway=URL --user="
                 + " --password=, or GATEWAY_URL, GATEWAY_USER, GATEWAY_PASSWORD) and read no other configuration.");

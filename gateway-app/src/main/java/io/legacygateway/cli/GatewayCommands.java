@@ -4,6 +4,7 @@ import io.legacygateway.capture.TriggersCommand;
 import io.legacygateway.deadletter.DeadLettersCommand;
 import io.legacygateway.reconciliation.LabCommand;
 import io.legacygateway.reconciliation.ReconcileCommand;
+import io.legacygateway.relay.RelayExplainCommand;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Supplier;
@@ -38,6 +39,9 @@ public final class GatewayCommands {
     private static final List<Entry> ALL = List.of(
             remote("relay", "relays and their FAILED rows on a running gateway: list | failed <relay> | retry <relay>",
                     RelayCommand::new),
+            configured("relay explain", "a relay's statements and the database's plans for them: relay explain"
+                    + " <relay> [--routes=PATTERN]; exit 1 when the claim reads no index of waiting rows only",
+                    RelayExplainCommand.class),
             remote("dlq", "dead letters on a running gateway: list | show | redeliver", DeadLettersCommand::new),
             remote("reconcile", "reconciliation report of a running gateway: [relay] [--all] [--intent-id=ID] [--json];"
                     + " exit 1 on findings", ReconcileCommand::new),
@@ -68,6 +72,20 @@ public final class GatewayCommands {
 
     public static List<Entry> all() {
         return ALL;
+    }
+
+    /**
+     * The command the arguments name: a two-word command ({@code relay explain}) before the one-word command of its
+     * first word.
+     */
+    public static Optional<Entry> named(List<String> words) {
+        if (words.size() > 1) {
+            Optional<Entry> two = named(words.get(0) + " " + words.get(1));
+            if (two.isPresent()) {
+                return two;
+            }
+        }
+        return named(words.get(0));
     }
 
     public static Optional<Entry> named(String name) {

@@ -12,6 +12,8 @@ import static io.legacygateway.adapters.outbox.OutboxColumn.PUBLISHED_AT;
 import static io.legacygateway.adapters.outbox.OutboxColumn.RETRY_COUNT;
 import static io.legacygateway.adapters.outbox.OutboxColumn.STATUS;
 
+import io.legacygateway.adapters.outbox.OutboxStatements.Bind;
+import io.legacygateway.adapters.outbox.OutboxStatements.Param;
 import io.legacygateway.adapters.sql.Dialect;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -20,12 +22,12 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
+import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Pattern;
 import javax.sql.DataSource;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -77,10 +79,8 @@ public final class OutboxStore implements OutboxSource {
     private final boolean blockAggregate;
     private final boolean attemptsOnRow;
     private final String table;
-    /** The published mark's SET list; {@code null} in DELETE mode. */
-    private final String publishedAssignments;
-    /** The batch mark by number of keys: a full batch always renders (and the driver prepares) the same text. */
-    private final Map<Integer, String> publishedSql = new ConcurrentHashMap<>();
+    /** Every statement of this store, rendered once here; cycles only bind values. */
+    private final OutboxStatements statements;
     /** Keys of the last claim that have an entry in the log (cleared when published). Cycles are sequential. */
     private volatile Set<String> recorded = Set.of();
 
@@ -118,21 +118,7 @@ public final class OutboxStore implements OutboxSource {
         this.blockAggregate = blockAggregate;
         this.attemptsOnRow = attemptsOnRow(mapping);
 
-        if (mode == MarkMode.DELETE) {
-            this.publishedAssignments = null;
-        } else {
-            List<String> published = new ArrayList<>();
-            if (mode == MarkMode.STATUS) {
-                published.add(assign(STATUS));
-            }
-            if (mapping.has(PUBLISHED_AT)) {
-                published.add(assign(PUBLISHED_AT));
-            }
-            if (mapping.has(LOCKED_BY)) {
-                published.add(assign(LOCKED_BY));
-            }
-            this.publishedAssignments = String.join(", ", published);
-        }
+        this.statements = render();
     }
 
     /** Whether failed attempts and next retry times are kept on the row itself. */
@@ -168,6 +154,10 @@ public final class OutboxStore implements OutboxSource {
         return mapping;
     }
 
+    public Dialect dialect() {
+        return dialect;
+    }
+
     @Override
     public DataSource transactionDataSource() {
         return dataSource;
@@ -178,7 +168,8 @@ public final class OutboxStore implements OutboxSource {
         return true;
     }
 
-    // ---- conditions, qualified with the table name or an alias so that subqueries over the same table work
+    // ---- conditions, qualified with the table name or an alias so that subqueries over the same table work. They
+    // are composed once, in render(); their binds are OutboxStatements.Bind values (constants or run-time values).
 
     private String col(String qualifier, OutboxColumn c) {
         return qualifier + "." + q(mapping.column(c));
@@ -198,20 +189,20 @@ public final class OutboxStore implements OutboxSource {
      * whose text implies its predicate, and a bound value does not under a generic (cached) plan. Any other value is
      * bound.
      */
-    private Fragment statusIs(String t, String value) {
+    private Fragment statusIs(String t, String value, String meaning) {
         Object bind = mapping.statusBind(value);
         if (bind instanceof Long || PLAIN_WORD.matcher(value).matches()) {
             String literal = bind instanceof Long n ? n.toString() : "'" + value + "'";
             return Fragment.of(dialect.sql("condition.equalsLiteral", Map.of("column", col(t, STATUS),
                     "literal", literal)));
         }
-        return Fragment.of(condition("condition.equals", col(t, STATUS)), bind);
+        return Fragment.of(condition("condition.equals", col(t, STATUS)), Bind.constant(meaning, bind));
     }
 
     /** A row waiting to be published (also while it waits for a retry); never one parked in the log. */
     private Fragment pending(String t) {
         Fragment waiting = switch (mode) {
-            case STATUS -> statusIs(t, mapping.pendingValue());
+            case STATUS -> statusIs(t, mapping.pendingValue(), "pending status");
             case TIMESTAMP -> Fragment.of(condition("condition.isNull", col(t, PUBLISHED_AT)));
             case DELETE -> null;
             case ZERO_WRITE -> throw new IllegalStateException();
@@ -233,8 +224,9 @@ public final class OutboxStore implements OutboxSource {
         Fragment inLog = lastResort == null ? null : lastResort.failed(keyText(t));
         return switch (mode) {
             case STATUS -> {
-                Fragment status = statusIs(t, mapping.failedValue());
-                yield inLog == null ? status : status.or(statusIs(t, mapping.pendingValue()).and(inLog));
+                Fragment status = statusIs(t, mapping.failedValue(), "failed status");
+                yield inLog == null ? status
+                        : status.or(statusIs(t, mapping.pendingValue(), "pending status").and(inLog));
             }
             case TIMESTAMP, DELETE -> inLog;
             case ZERO_WRITE -> throw new IllegalStateException();
@@ -242,30 +234,30 @@ public final class OutboxStore implements OutboxSource {
     }
 
     /** A row that waits for a later retry; {@code null} when no row can. */
-    private Fragment notDue(String t, Instant now) {
+    private Fragment notDue(String t) {
         Fragment f = null;
         if (mapping.has(NEXT_RETRY_AT)) {
-            f = Fragment.of(condition("condition.after", col(t, NEXT_RETRY_AT)), nextRetryBind(now));
+            f = Fragment.of(condition("condition.after", col(t, NEXT_RETRY_AT)), nowFor(NEXT_RETRY_AT));
         }
         if (log != null && retries && !attemptsOnRow) {
-            Fragment logged = log.notDue(keyText(t), now);
+            Fragment logged = log.notDue(keyText(t));
             f = f == null ? logged : f.or(logged);
         }
         return f;
     }
 
     /** Claimable now: waiting, due, and not behind a blocking row of its aggregate. */
-    private Fragment claimable(Instant now) {
+    private Fragment claimable() {
         Fragment c = pending(table);
         if (mapping.has(NEXT_RETRY_AT)) {
             c = c.and(Fragment.of(dialect.sql("outbox.claimable.retryDue",
-                    Map.of("nextRetryAt", col(table, NEXT_RETRY_AT))), nextRetryBind(now)));
+                    Map.of("nextRetryAt", col(table, NEXT_RETRY_AT))), nowFor(NEXT_RETRY_AT)));
         }
         if (log != null && retries && !attemptsOnRow) {
-            c = c.and(log.notDue(keyText(table), now).not());
+            c = c.and(log.notDue(keyText(table)).not());
         }
         Fragment blocker = null;
-        Fragment waitingLater = notDue(T_ALIAS, now);
+        Fragment waitingLater = notDue(T_ALIAS);
         if (waitingLater != null) {
             blocker = pending(T_ALIAS).and(waitingLater);
         }
@@ -285,8 +277,176 @@ public final class OutboxStore implements OutboxSource {
         return blockAggregate ? pending(table).or(failed(table)) : pending(table);
     }
 
-    private Object nextRetryBind(Instant now) {
-        return mapping.kind(NEXT_RETRY_AT).bindInstant(now, mapping.naiveZone());
+    /** A time given at run time, bound as {@code column} takes it. */
+    private Bind timeFor(Param param, OutboxColumn column) {
+        ColumnKind kind = mapping.kind(column);
+        return Bind.of(param, param.meaning() + " as " + mapping.column(column) + " takes it",
+                v -> kind.bindInstant((Instant) v, mapping.naiveZone()));
+    }
+
+    private Bind nowFor(OutboxColumn column) {
+        return timeFor(Param.NOW, column);
+    }
+
+    // ---- rendering: every statement once, when the store is built
+
+    /** The binds of a statement: each argument a {@link Bind}, a {@link Fragment}'s binds, or a list of binds. */
+    private static List<Object> binds(Object... parts) {
+        List<Object> all = new ArrayList<>();
+        for (Object p : parts) {
+            if (p instanceof Fragment f) {
+                all.addAll(f.binds());
+            } else if (p instanceof Collection<?> c) {
+                all.addAll(c);
+            } else if (p != null) {
+                all.add(p);
+            }
+        }
+        return all;
+    }
+
+    private OutboxStatements render() {
+        OutboxStatements.Builder b = OutboxStatements.builder();
+        String order = q(mapping.column(ORDER));
+        String key = q(mapping.column(KEY));
+        String list = OutboxStatements.LIST;
+
+        Fragment claimable = claimable();
+        b.add("claim", new Fragment(dialect.sql("outbox.claim", Map.of("columns", reader.selectList(), "table", table,
+                "claimable", claimable.sql(), "order", order)), binds(claimable, Bind.of(Param.LIMIT))));
+
+        Fragment waiting = waiting();
+        b.add("firstWaitingNotHeld", new Fragment(dialect.sql("outbox.firstWaitingNotHeld", Map.of(
+                "aggregateId", q(mapping.column(AGGREGATE_ID)), "order", order, "key", key, "table", table,
+                "pending", waiting.sql(), "aggregates", list, "claimed", list)),
+                binds(waiting, Bind.of(Param.AGGREGATES), Bind.of(Param.LAST_ORDER), Bind.of(Param.CLAIMED))));
+
+        if (mode == MarkMode.DELETE) {
+            b.add("markPublished", new Fragment(dialect.sql("outbox.deleteKeys", Map.of("table", table, "key", key,
+                    "keys", list)), binds(Bind.of(Param.KEYS))));
+        } else {
+            List<String> assignments = new ArrayList<>();
+            List<Object> values = new ArrayList<>();
+            if (mode == MarkMode.STATUS) {
+                assignments.add(assign(STATUS));
+                values.add(Bind.constant("published status", mapping.statusBind(mapping.publishedValue())));
+            }
+            if (mapping.has(PUBLISHED_AT)) {
+                assignments.add(assign(PUBLISHED_AT));
+                values.add(timeFor(Param.AT, PUBLISHED_AT));
+            }
+            if (mapping.has(LOCKED_BY)) {
+                assignments.add(assign(LOCKED_BY));
+                values.add(Bind.of(Param.PUBLISHER));
+            }
+            b.add("markPublished", new Fragment(dialect.sql("outbox.markKeys", Map.of("table", table,
+                    "assignments", String.join(", ", assignments), "key", key, "keys", list)),
+                    binds(values, Bind.of(Param.KEYS))));
+            renderFailure(b, false);
+            renderFailure(b, true);
+        }
+
+        Fragment failed = failed(table);
+        b.add("failed.first", new Fragment(dialect.sql("outbox.select.first", Map.of("columns", failedColumns(),
+                "table", table, "condition", failed.sql(), "order", order)), binds(failed, Bind.of(Param.LIMIT))));
+        b.add("failed.byKeys", new Fragment(dialect.sql("outbox.select.byKeyText", Map.of("columns", failedColumns(),
+                "table", table, "condition", failed.sql(), "keyText", keyText(table), "keys", list)),
+                binds(failed, Bind.of(Param.KEY_TEXTS))));
+        Fragment pending = pending(table);
+        b.add("waiting", new Fragment(dialect.sql("outbox.select.first", Map.of("columns", reader.selectList(),
+                "table", table, "condition", pending.sql(), "order", order)), binds(pending, Bind.of(Param.LIMIT))));
+        b.add("backlog.pending", new Fragment(dialect.sql("outbox.count", Map.of("table", table,
+                "condition", pending.sql())), binds(pending)));
+        OutboxColumn time = mapping.has(CREATED_AT) ? CREATED_AT : mapping.has(OCCURRED_AT) ? OCCURRED_AT : null;
+        if (time != null) {
+            b.add("backlog.oldest", new Fragment(dialect.sql("outbox.select.first", Map.of("columns",
+                    q(mapping.column(time)), "table", table, "condition", pending.sql(), "order", order)),
+                    binds(pending, Bind.constant("one row", 1))));
+        }
+        if (mode == MarkMode.STATUS) {
+            b.add("backlog.failed", new Fragment(dialect.sql("outbox.count", Map.of("table", table,
+                    "condition", failed.sql())), binds(failed)));
+        }
+        if (mode != MarkMode.DELETE) {
+            List<String> assignments = new ArrayList<>();
+            List<Object> values = new ArrayList<>();
+            if (mode == MarkMode.STATUS) {
+                assignments.add(assign(STATUS));
+                values.add(Bind.constant("pending status", mapping.statusBind(mapping.pendingValue())));
+            } else {
+                assignments.add(assignNull(PUBLISHED_AT));
+            }
+            if (mapping.has(RETRY_COUNT)) {
+                assignments.add(assign(RETRY_COUNT));
+                values.add(Bind.constant("no attempts", 0));
+            }
+            if (mapping.has(NEXT_RETRY_AT)) {
+                assignments.add(assignNull(NEXT_RETRY_AT));
+            }
+            b.add("retry", new Fragment(dialect.sql("outbox.markIf", Map.of("table", table, "assignments",
+                    String.join(", ", assignments), "key", key, "condition", failed.sql())),
+                    binds(values, Bind.of(Param.KEY), failed)));
+        }
+        if (keepsPublishedRows()) {
+            Fragment old = Fragment.of(condition("condition.before", col(table, PUBLISHED_AT)),
+                    timeFor(Param.CUTOFF, PUBLISHED_AT));
+            old = mode == MarkMode.STATUS
+                    ? old.and(Fragment.of(condition("condition.equals", col(table, STATUS)),
+                            Bind.constant("published status", mapping.statusBind(mapping.publishedValue()))))
+                    : old.and(log.failed(keyText(table)).not());
+            b.add("retention.select", new Fragment(dialect.sql("outbox.select.first", Map.of("columns", key,
+                    "table", table, "condition", old.sql(), "order", order)), binds(old, Bind.of(Param.LIMIT))));
+            b.add("retention.delete", new Fragment(dialect.sql("retention.delete", Map.of("table", table, "key", key,
+                    "keys", list, "condition", old.sql())), binds(Bind.of(Param.KEYS), old)));
+        }
+        return b.build();
+    }
+
+    /**
+     * The update of a failed attempt: {@code recordFailure.retry} keeps the row waiting, {@code recordFailure.parked}
+     * parks it (STATUS: the failed status, TIMESTAMP: the processed time). Absent when the row has no column to take.
+     */
+    private void renderFailure(OutboxStatements.Builder b, boolean parked) {
+        List<String> assignments = new ArrayList<>();
+        List<Object> values = new ArrayList<>();
+        if (parked && mode == MarkMode.STATUS) {
+            assignments.add(assign(STATUS));
+            values.add(Bind.constant("failed status", mapping.statusBind(mapping.failedValue())));
+        }
+        if (parked && mode == MarkMode.TIMESTAMP) {
+            assignments.add(assign(PUBLISHED_AT));
+            values.add(timeFor(Param.AT, PUBLISHED_AT));
+        }
+        if (mapping.has(LAST_ERROR)) {
+            assignments.add(assign(LAST_ERROR));
+            values.add(Bind.of(Param.REASON));
+        }
+        if (mapping.has(RETRY_COUNT)) {
+            assignments.add(assign(RETRY_COUNT));
+            values.add(Bind.of(Param.ATTEMPTS));
+        }
+        if (mapping.has(NEXT_RETRY_AT)) {
+            if (parked) {
+                assignments.add(assignNull(NEXT_RETRY_AT));
+            } else {
+                assignments.add(assign(NEXT_RETRY_AT));
+                values.add(timeFor(Param.NEXT_RETRY_AT, NEXT_RETRY_AT));
+            }
+        }
+        if (!assignments.isEmpty()) {
+            b.add(parked ? "recordFailure.parked" : "recordFailure.retry", new Fragment(mark(assignments),
+                    binds(values, Bind.of(Param.KEY))));
+        }
+    }
+
+    /** The log this store records failures in and parks refusing rows in; {@code null} when it has none. */
+    public RejectionLog rejectionLog() {
+        return lastResort;
+    }
+
+    /** The statements of this store, rendered when it was built (golden files, {@code relay explain}). */
+    public OutboxStatements statements() {
+        return statements;
     }
 
     // ---- the cycle
@@ -298,8 +458,9 @@ public final class OutboxStore implements OutboxSource {
      */
     @Override
     public List<OutboxRow> claim(int limit, Instant now) {
-        Statement claim = claimStatement(limit, now);
-        List<OutboxRow> rows = jdbc.query(claim.sql(), (rs, n) -> reader.read(rs), claim.binds().toArray());
+        OutboxStatements.Statement claim = statements.get("claim");
+        List<OutboxRow> rows = jdbc.query(claim.sql(), (rs, n) -> reader.read(rs),
+                claim.values(Map.of(Param.NOW, now, Param.LIMIT, limit)));
         return withLoggedAttempts(rows);
     }
 
@@ -309,11 +470,9 @@ public final class OutboxStore implements OutboxSource {
 
     /** The claim {@link #claim} runs, as text and binds. */
     public Statement claimStatement(int limit, Instant now) {
-        Fragment c = claimable(now);
-        List<Object> binds = new ArrayList<>(c.binds());
-        binds.add(limit);
-        return new Statement(dialect.sql("outbox.claim", Map.of("columns", reader.selectList(), "table", table,
-                "claimable", c.sql(), "order", q(mapping.column(ORDER)))), Collections.unmodifiableList(binds));
+        OutboxStatements.Statement claim = statements.get("claim");
+        return new Statement(claim.sql(), Collections.unmodifiableList(java.util.Arrays.asList(
+                claim.values(Map.of(Param.NOW, now, Param.LIMIT, limit)))));
     }
 
     /** Looks up the claimed rows' entries in the log: their attempts (where the row has none) and what to clear. */
@@ -363,25 +522,16 @@ public final class OutboxStore implements OutboxSource {
         if (last == null) {
             return Set.of();
         }
-        Fragment waiting = waiting();
-        List<Object> binds = new ArrayList<>(waiting.binds());
-        byAggregate.keySet().forEach(binds::add);
-        binds.add(ColumnKind.bindable(last, dialect.bindsUuidAsText()));
-        claimed.forEach(r -> binds.add(r.key()));
-        String sql = dialect.sql("outbox.firstWaitingNotHeld", Map.of(
-                "aggregateId", q(mapping.column(AGGREGATE_ID)),
-                "order", q(mapping.column(ORDER)),
-                "key", q(mapping.column(KEY)),
-                "table", table,
-                "pending", waiting.sql(),
-                "aggregates", RejectionLog.marks(byAggregate.size()),
-                "claimed", RejectionLog.marks(claimed.size())));
+        OutboxStatements.Statement check = statements.get("firstWaitingNotHeld");
+        Map<Param, Object> values = Map.of(Param.AGGREGATES, byAggregate.keySet(),
+                Param.LAST_ORDER, ColumnKind.bindable(last, dialect.bindsUuidAsText()),
+                Param.CLAIMED, claimed.stream().map(OutboxRow::key).toList());
         Map<String, Object> firstNotHeld = new HashMap<>();
-        jdbc.query(sql, rs -> {
+        jdbc.query(check.sql(values), rs -> {
             // the aggregate id as the row reader renders it (CHAR padding removed), so the keys match
             firstNotHeld.put(mapping.kind(AGGREGATE_ID) == ColumnKind.CHAR ? rs.getString(1).stripTrailing()
                     : rs.getString(1), orderKind.readComparable(rs, 2));
-        }, binds.toArray());
+        }, check.values(values));
         Set<OutboxRow> waitingRows = new LinkedHashSet<>();
         byAggregate.forEach((aggregate, rows) -> {
             Object other = firstNotHeld.get(aggregate);
@@ -398,18 +548,12 @@ public final class OutboxStore implements OutboxSource {
         if (rows.isEmpty()) {
             return;
         }
-        List<Object> binds = new ArrayList<>(rows.size() + 3);
-        if (mode == MarkMode.STATUS) {
-            binds.add(mapping.statusBind(mapping.publishedValue()));
-        }
-        if (mode != MarkMode.DELETE && mapping.has(PUBLISHED_AT)) {
-            binds.add(mapping.kind(PUBLISHED_AT).bindInstant(publishedAt, mapping.naiveZone()));
-        }
-        if (mode != MarkMode.DELETE && mapping.has(LOCKED_BY)) {
-            binds.add(publisher);
-        }
-        rows.forEach(r -> binds.add(r.key()));
-        jdbc.update(publishedSql.computeIfAbsent(rows.size(), this::publishedSql), binds.toArray());
+        OutboxStatements.Statement mark = statements.get("markPublished");
+        Map<Param, Object> values = new EnumMap<>(Param.class);
+        values.put(Param.AT, publishedAt);
+        values.put(Param.PUBLISHER, publisher);
+        values.put(Param.KEYS, rows.stream().map(OutboxRow::key).toList());
+        jdbc.update(mark.sql(values), mark.values(values));
         Set<String> logged = recorded;
         if (log != null && !logged.isEmpty()) {
             log.clear(rows.stream().map(OutboxRow::keyText).filter(logged::contains).toList());
@@ -539,44 +683,19 @@ public final class OutboxStore implements OutboxSource {
         if (failures.isEmpty()) {
             return;
         }
-        List<String> assignments = new ArrayList<>();
-        if (parked && mode == MarkMode.STATUS) {
-            assignments.add(assign(STATUS));
+        OutboxStatements.Statement update = statements.find(parked ? "recordFailure.parked" : "recordFailure.retry")
+                .orElse(null);
+        if (update == null) {
+            return; // the row has no column to take the failure; the log holds it
         }
-        if (parked && mode == MarkMode.TIMESTAMP) {
-            assignments.add(assign(PUBLISHED_AT));
-        }
-        if (mapping.has(LAST_ERROR)) {
-            assignments.add(assign(LAST_ERROR));
-        }
-        if (mapping.has(RETRY_COUNT)) {
-            assignments.add(assign(RETRY_COUNT));
-        }
-        if (mapping.has(NEXT_RETRY_AT)) {
-            assignments.add(parked ? assignNull(NEXT_RETRY_AT) : assign(NEXT_RETRY_AT));
-        }
-        if (assignments.isEmpty()) {
-            return;
-        }
-        jdbc.batchUpdate(mark(assignments), failures.stream().map(f -> {
-            List<Object> binds = new ArrayList<>();
-            if (parked && mode == MarkMode.STATUS) {
-                binds.add(mapping.statusBind(mapping.failedValue()));
-            }
-            if (parked && mode == MarkMode.TIMESTAMP) {
-                binds.add(mapping.kind(PUBLISHED_AT).bindInstant(at, mapping.naiveZone()));
-            }
-            if (mapping.has(LAST_ERROR)) {
-                binds.add(RejectionLog.truncate(f.reason(), reasonLength));
-            }
-            if (mapping.has(RETRY_COUNT)) {
-                binds.add(f.attempts());
-            }
-            if (mapping.has(NEXT_RETRY_AT) && !parked) {
-                binds.add(mapping.kind(NEXT_RETRY_AT).bindInstant(f.nextRetryAt(), mapping.naiveZone()));
-            }
-            binds.add(f.row().key());
-            return binds.toArray();
+        jdbc.batchUpdate(update.sql(), failures.stream().map(f -> {
+            Map<Param, Object> values = new EnumMap<>(Param.class);
+            values.put(Param.AT, at);
+            values.put(Param.REASON, RejectionLog.truncate(f.reason(), reasonLength));
+            values.put(Param.ATTEMPTS, f.attempts());
+            values.put(Param.NEXT_RETRY_AT, f.nextRetryAt());
+            values.put(Param.KEY, f.row().key());
+            return update.values(values);
         }).toList());
     }
 
@@ -584,23 +703,17 @@ public final class OutboxStore implements OutboxSource {
 
     @Override
     public List<FailedRow> failed(int limit) {
-        Fragment f = failed(table);
-        List<Object> binds = new ArrayList<>(f.binds());
-        binds.add(limit);
-        return failedRows(dialect.sql("outbox.select.first", Map.of("columns", failedColumns(), "table", table,
-                "condition", f.sql(), "order", q(mapping.column(ORDER)))), binds);
+        OutboxStatements.Statement first = statements.get("failed.first");
+        return failedRows(first.sql(), first.values(Map.of(Param.LIMIT, limit)));
     }
 
     @Override
     public List<FailedRow> failed(Collection<String> keys) {
         List<FailedRow> found = new ArrayList<>();
-        Fragment f = failed(table);
+        OutboxStatements.Statement byKeys = statements.get("failed.byKeys");
         for (List<String> chunk : RejectionLog.chunks(new LinkedHashSet<>(keys))) {
-            List<Object> binds = new ArrayList<>(f.binds());
-            binds.addAll(chunk);
-            found.addAll(failedRows(dialect.sql("outbox.select.byKeyText", Map.of("columns", failedColumns(),
-                    "table", table, "condition", f.sql(), "keyText", keyText(table),
-                    "keys", RejectionLog.marks(chunk.size()))), binds));
+            Map<Param, Object> values = Map.of(Param.KEY_TEXTS, chunk);
+            found.addAll(failedRows(byKeys.sql(values), byKeys.values(values)));
         }
         return found;
     }
@@ -609,10 +722,10 @@ public final class OutboxStore implements OutboxSource {
         return reader.selectList() + (mapping.has(LAST_ERROR) ? ", " + q(mapping.column(LAST_ERROR)) : "");
     }
 
-    private List<FailedRow> failedRows(String sql, List<Object> binds) {
+    private List<FailedRow> failedRows(String sql, Object[] binds) {
         int reasonIndex = reader.columnCount() + 1;
         List<Object[]> read = jdbc.query(sql, (rs, n) -> new Object[] {reader.read(rs),
-                mapping.has(LAST_ERROR) ? rs.getString(reasonIndex) : null}, binds.toArray());
+                mapping.has(LAST_ERROR) ? rs.getString(reasonIndex) : null}, binds);
         Map<String, RejectionLog.Entry> entries = lastResort == null ? Map.of()
                 : lastResort.entries(read.stream().map(r -> ((OutboxRow) r[0]).keyText()).toList());
         List<FailedRow> rows = new ArrayList<>();
@@ -628,12 +741,9 @@ public final class OutboxStore implements OutboxSource {
 
     @Override
     public List<OutboxRow> waiting(int limit) {
-        Fragment p = pending(table);
-        List<Object> binds = new ArrayList<>(p.binds());
-        binds.add(limit);
-        List<OutboxRow> rows = jdbc.query(dialect.sql("outbox.select.first", Map.of("columns", reader.selectList(),
-                "table", table, "condition", p.sql(), "order", q(mapping.column(ORDER)))), (rs, n) -> reader.read(rs),
-                binds.toArray());
+        OutboxStatements.Statement waiting = statements.get("waiting");
+        List<OutboxRow> rows = jdbc.query(waiting.sql(), (rs, n) -> reader.read(rs),
+                waiting.values(Map.of(Param.LIMIT, limit)));
         if (log == null || attemptsOnRow || rows.isEmpty()) {
             return rows;
         }
@@ -657,30 +767,10 @@ public final class OutboxStore implements OutboxSource {
         if (mode == MarkMode.DELETE) {
             changed = log.reset(keys);
         } else {
-            List<String> assignments = new ArrayList<>();
-            List<Object> values = new ArrayList<>();
-            if (mode == MarkMode.STATUS) {
-                assignments.add(assign(STATUS));
-                values.add(mapping.statusBind(mapping.pendingValue()));
-            } else {
-                assignments.add(assignNull(PUBLISHED_AT));
-            }
-            if (mapping.has(RETRY_COUNT)) {
-                assignments.add(assign(RETRY_COUNT));
-                values.add(0);
-            }
-            if (mapping.has(NEXT_RETRY_AT)) {
-                assignments.add(assignNull(NEXT_RETRY_AT));
-            }
-            Fragment guard = failed(table);
-            String sql = dialect.sql("outbox.markIf", Map.of("table", table, "assignments",
-                    String.join(", ", assignments), "key", q(mapping.column(KEY)), "condition", guard.sql()));
+            OutboxStatements.Statement retry = statements.get("retry");
             changed = 0;
             for (FailedRow r : rows) {
-                List<Object> binds = new ArrayList<>(values);
-                binds.add(r.row().key());
-                binds.addAll(guard.binds());
-                changed += jdbc.update(sql, binds.toArray());
+                changed += jdbc.update(retry.sql(), retry.values(Map.of(Param.KEY, r.row().key())));
             }
             if (log != null) {
                 log.reset(keys);
@@ -693,24 +783,20 @@ public final class OutboxStore implements OutboxSource {
 
     @Override
     public Backlog backlog(Instant now) {
-        Fragment p = pending(table);
-        Long pending = jdbc.queryForObject(dialect.sql("outbox.count", Map.of("table", table,
-                "condition", p.sql())), Long.class, p.binds().toArray());
+        Long pending = jdbc.queryForObject(statements.get("backlog.pending").sql(), Long.class,
+                statements.get("backlog.pending").values(Map.of()));
         Instant oldest = null;
         OutboxColumn time = mapping.has(CREATED_AT) ? CREATED_AT : mapping.has(OCCURRED_AT) ? OCCURRED_AT : null;
         if (time != null && pending != null && pending > 0) {
-            List<Object> binds = new ArrayList<>(p.binds());
-            binds.add(1);
-            List<Instant> first = jdbc.query(dialect.sql("outbox.select.first", Map.of("columns",
-                    q(mapping.column(time)), "table", table, "condition", p.sql(), "order", q(mapping.column(ORDER)))),
-                    (rs, n) -> mapping.kind(time).readInstant(rs, 1, mapping.naiveZone()), binds.toArray());
-            oldest = first.isEmpty() ? null : first.get(0);
+            OutboxStatements.Statement first = statements.get("backlog.oldest");
+            List<Instant> found = jdbc.query(first.sql(),
+                    (rs, n) -> mapping.kind(time).readInstant(rs, 1, mapping.naiveZone()), first.values(Map.of()));
+            oldest = found.isEmpty() ? null : found.get(0);
         }
         long failedRows;
         if (mode == MarkMode.STATUS) {
-            Fragment f = failed(table);
-            Long n = jdbc.queryForObject(dialect.sql("outbox.count", Map.of("table", table, "condition", f.sql())),
-                    Long.class, f.binds().toArray());
+            OutboxStatements.Statement count = statements.get("backlog.failed");
+            Long n = jdbc.queryForObject(count.sql(), Long.class, count.values(Map.of()));
             failedRows = n == null ? 0 : n;
         } else {
             failedRows = log.countFailed();
@@ -735,39 +821,20 @@ public final class OutboxStore implements OutboxSource {
         if (!keepsPublishedRows()) {
             throw new IllegalStateException(mode + " keeps no published rows");
         }
-        Fragment old = Fragment.of(condition("condition.before", col(table, PUBLISHED_AT)),
-                mapping.kind(PUBLISHED_AT).bindInstant(cutoff, mapping.naiveZone()));
-        old = mode == MarkMode.STATUS
-                ? old.and(Fragment.of(condition("condition.equals", col(table, STATUS)),
-                        mapping.statusBind(mapping.publishedValue())))
-                : old.and(log.failed(keyText(table)).not());
-        List<Object> binds = new ArrayList<>(old.binds());
-        binds.add(batchSize);
-        List<Object> keys = jdbc.query(dialect.sql("outbox.select.first", Map.of("columns", q(mapping.column(KEY)),
-                "table", table, "condition", old.sql(), "order", q(mapping.column(ORDER)))),
-                (rs, n) -> rs.getObject(1), binds.toArray());
+        OutboxStatements.Statement select = statements.get("retention.select");
+        List<Object> keys = jdbc.query(select.sql(), (rs, n) -> rs.getObject(1),
+                select.values(Map.of(Param.CUTOFF, cutoff, Param.LIMIT, batchSize)));
         if (keys.isEmpty()) {
             return 0;
         }
-        List<Object> deleteBinds = new ArrayList<>(keys);
-        deleteBinds.addAll(old.binds());
-        jdbc.update(dialect.sql("retention.delete", Map.of("table", table, "key", q(mapping.column(KEY)),
-                "keys", RejectionLog.marks(keys.size()), "condition", old.sql())), deleteBinds.toArray());
+        OutboxStatements.Statement delete = statements.get("retention.delete");
+        Map<Param, Object> values = Map.of(Param.CUTOFF, cutoff, Param.KEYS, keys);
+        jdbc.update(delete.sql(values), delete.values(values));
         // the number selected, not the number deleted: a row changed meanwhile is skipped, and the next batch goes on
         return keys.size();
     }
 
     // ---- SQL helpers
-
-    /** The mark (DELETE mode: the delete) of {@code keys} rows in one statement. */
-    private String publishedSql(int keys) {
-        String marks = RejectionLog.marks(keys);
-        String key = q(mapping.column(KEY));
-        return mode == MarkMode.DELETE
-                ? dialect.sql("outbox.deleteKeys", Map.of("table", table, "key", key, "keys", marks))
-                : dialect.sql("outbox.markKeys", Map.of("table", table, "assignments", publishedAssignments,
-                        "key", key, "keys", marks));
-    }
 
     private String mark(List<String> assignments) {
         return dialect.sql("outbox.mark", Map.of("table", table, "assignments", String.join(", ", assignments),

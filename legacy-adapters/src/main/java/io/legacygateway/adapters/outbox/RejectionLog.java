@@ -1,5 +1,7 @@
 package io.legacygateway.adapters.outbox;
 
+import io.legacygateway.adapters.outbox.OutboxStatements.Bind;
+import io.legacygateway.adapters.outbox.OutboxStatements.Param;
 import io.legacygateway.adapters.sql.Dialect;
 import io.legacygateway.adapters.sql.TableInspector;
 import io.legacygateway.adapters.sql.TableName;
@@ -10,6 +12,7 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
+import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -55,6 +58,8 @@ public final class RejectionLog {
     private final DataSource dataSource;
     private final String table;
     private final ColumnKind timeKind;
+    /** The log's statements, rendered once here. */
+    private final OutboxStatements statements;
 
     /**
      * @param source   names the legacy table across datasources, for example {@code sales/outbox}
@@ -92,6 +97,12 @@ public final class RejectionLog {
         }
     }
 
+    /** The log over a table already inspected (rendering statements without a database, as the golden files do). */
+    static RejectionLog of(DataSource dataSource, Dialect dialect, String relay, String source,
+                           TableInspector.Table stored) {
+        return new RejectionLog(dataSource, dialect, relay, source, "dataSource", stored);
+    }
+
     private RejectionLog(DataSource dataSource, Dialect dialect, String relay, String source, String property,
                          TableInspector.Table stored) {
         String script = dialect.ddlResource("relay-state.sql");
@@ -109,6 +120,35 @@ public final class RejectionLog {
         this.source = source;
         this.table = dialect.quote(stored.name());
         this.timeKind = stored.column("next_retry_at").flatMap(ColumnKind::of).orElse(ColumnKind.TIMESTAMP_TZ);
+        this.statements = render();
+    }
+
+    private OutboxStatements render() {
+        Map<String, String> t = Map.of("rejections", table);
+        Map<String, String> listed = Map.of("rejections", table, "keys", OutboxStatements.LIST);
+        Bind src = Bind.constant("source of the log's entries", source);
+        Bind keys = Bind.of(Param.KEY_TEXTS);
+        Bind limit = Bind.of(Param.LIMIT);
+        return OutboxStatements.builder()
+                .add("log.entries", dialect.sql("rejection.entries", listed), List.of(src, keys))
+                .add("log.record", dialect.sql("rejection.upsert", t), List.of(src, Bind.of(Param.KEY_TEXT),
+                        Bind.constant("relay", relay), Bind.of(Param.EVENT_ID), Bind.of(Param.REASON),
+                        Bind.of(Param.ATTEMPTS), Bind.of(Param.STATE), timeOf(Param.NEXT_RETRY_AT), timeOf(Param.AT)))
+                .add("log.clear", dialect.sql("rejection.clear", listed), List.of(src, keys))
+                .add("log.due", dialect.sql("rejection.due", t), List.of(src, timeOf(Param.NOW), limit))
+                .add("log.failed", dialect.sql("rejection.failed", t), List.of(src, limit))
+                .add("log.reset", dialect.sql("rejection.reset", listed), List.of(src, keys))
+                .add("log.countFailed", dialect.sql("rejection.countFailed", t), List.of(src))
+                .build();
+    }
+
+    private Bind timeOf(Param param) {
+        return Bind.of(param, param.meaning() + " as the log takes it", v -> v == null ? null : time((Instant) v));
+    }
+
+    /** The log's statements, rendered when it was built (golden files, {@code relay explain}). */
+    public OutboxStatements statements() {
+        return statements;
     }
 
     public DataSource dataSource() {
@@ -123,27 +163,25 @@ public final class RejectionLog {
     /** A condition: the row whose key renders as {@code keyText} is parked as FAILED here. */
     Fragment failed(String keyText) {
         return Fragment.of(dialect.sql("rejection.exists.failed", Map.of("rejections", table, "keyText", keyText)),
-                source);
+                Bind.constant("source of the log's entries", source));
     }
 
-    /** A condition: the row waits here for a retry later than {@code now}. */
-    Fragment notDue(String keyText, Instant now) {
+    /** A condition: the row waits here for a retry later than the cycle's time ({@link OutboxStatements.Param#NOW}). */
+    Fragment notDue(String keyText) {
         return Fragment.of(dialect.sql("rejection.exists.notDue", Map.of("rejections", table, "keyText", keyText)),
-                source, time(now));
+                Bind.constant("source of the log's entries", source), timeOf(Param.NOW));
     }
 
     /** The entries of these rows (keys as text), by key. */
     public Map<String, Entry> entries(Collection<String> keys) {
         Map<String, Entry> found = new LinkedHashMap<>();
+        OutboxStatements.Statement read = statements.get("log.entries");
         for (List<String> chunk : chunks(keys)) {
-            List<Object> binds = new ArrayList<>();
-            binds.add(source);
-            binds.addAll(chunk);
-            jdbc.query(dialect.sql("rejection.entries", Map.of("rejections", table, "keys", marks(chunk.size()))),
-                    rs -> {
-                        Entry e = entry(rs);
-                        found.put(e.rowKey(), e);
-                    }, binds.toArray());
+            Map<Param, Object> values = Map.of(Param.KEY_TEXTS, chunk);
+            jdbc.query(read.sql(values), rs -> {
+                Entry e = entry(rs);
+                found.put(e.rowKey(), e);
+            }, read.values(values));
         }
         return found;
     }
@@ -153,53 +191,55 @@ public final class RejectionLog {
         if (failures.isEmpty()) {
             return;
         }
-        jdbc.batchUpdate(dialect.sql("rejection.upsert", Map.of("rejections", table)), failures.stream()
-                .map(f -> new Object[] {source, f.row().keyText(), relay, truncate(f.row().eventId(), 255),
-                        truncate(f.reason(), MAX_REASON), f.attempts(),
-                        (f.parked() ? State.FAILED : State.RETRY).name(),
-                        f.nextRetryAt() == null ? null : time(f.nextRetryAt()), time(at)})
-                .toList());
+        OutboxStatements.Statement upsert = statements.get("log.record");
+        jdbc.batchUpdate(upsert.sql(), failures.stream().map(f -> {
+            Map<Param, Object> values = new EnumMap<>(Param.class);
+            values.put(Param.KEY_TEXT, f.row().keyText());
+            values.put(Param.EVENT_ID, truncate(f.row().eventId(), 255));
+            values.put(Param.REASON, truncate(f.reason(), MAX_REASON));
+            values.put(Param.ATTEMPTS, f.attempts());
+            values.put(Param.STATE, (f.parked() ? State.FAILED : State.RETRY).name());
+            values.put(Param.NEXT_RETRY_AT, f.nextRetryAt());
+            values.put(Param.AT, at);
+            return upsert.values(values);
+        }).toList());
     }
 
     /** Removes the entries of these rows (published, or gone), in the caller's transaction. */
     public void clear(Collection<String> keys) {
+        OutboxStatements.Statement clear = statements.get("log.clear");
         for (List<String> chunk : chunks(keys)) {
-            List<Object> binds = new ArrayList<>();
-            binds.add(source);
-            binds.addAll(chunk);
-            jdbc.update(dialect.sql("rejection.clear", Map.of("rejections", table, "keys", marks(chunk.size()))),
-                    binds.toArray());
+            Map<Param, Object> values = Map.of(Param.KEY_TEXTS, chunk);
+            jdbc.update(clear.sql(values), clear.values(values));
         }
     }
 
     /** Entries waiting for a retry that is due at {@code now}, oldest failure first. */
     public List<Entry> due(Instant now, int limit) {
-        return jdbc.query(dialect.sql("rejection.due", Map.of("rejections", table)), (rs, n) -> entry(rs), source,
-                time(now), limit);
+        OutboxStatements.Statement due = statements.get("log.due");
+        return jdbc.query(due.sql(), (rs, n) -> entry(rs), due.values(Map.of(Param.NOW, now, Param.LIMIT, limit)));
     }
 
     /** Entries parked as FAILED, oldest first. */
     public List<Entry> failed(int limit) {
-        return jdbc.query(dialect.sql("rejection.failed", Map.of("rejections", table)), (rs, n) -> entry(rs), source,
-                limit);
+        OutboxStatements.Statement failed = statements.get("log.failed");
+        return jdbc.query(failed.sql(), (rs, n) -> entry(rs), failed.values(Map.of(Param.LIMIT, limit)));
     }
 
     /** An operator's retry: FAILED entries become due now with no attempts counted. Returns the entries changed. */
     public int reset(Collection<String> keys) {
         int changed = 0;
+        OutboxStatements.Statement reset = statements.get("log.reset");
         for (List<String> chunk : chunks(keys)) {
-            List<Object> binds = new ArrayList<>();
-            binds.add(source);
-            binds.addAll(chunk);
-            changed += jdbc.update(dialect.sql("rejection.reset", Map.of("rejections", table,
-                    "keys", marks(chunk.size()))), binds.toArray());
+            Map<Param, Object> values = Map.of(Param.KEY_TEXTS, chunk);
+            changed += jdbc.update(reset.sql(values), reset.values(values));
         }
         return changed;
     }
 
     public long countFailed() {
-        Long n = jdbc.queryForObject(dialect.sql("rejection.countFailed", Map.of("rejections", table)), Long.class,
-                source);
+        OutboxStatements.Statement count = statements.get("log.countFailed");
+        Long n = jdbc.queryForObject(count.sql(), Long.class, count.values(Map.of()));
         return n == null ? 0 : n;
     }
 

@@ -4,6 +4,8 @@ import static io.legacygateway.adapters.outbox.OutboxColumn.CREATED_AT;
 import static io.legacygateway.adapters.outbox.OutboxColumn.KEY;
 import static io.legacygateway.adapters.outbox.OutboxColumn.ORDER;
 
+import io.legacygateway.adapters.outbox.OutboxStatements.Bind;
+import io.legacygateway.adapters.outbox.OutboxStatements.Param;
 import io.legacygateway.adapters.sql.Dialect;
 import io.legacygateway.adapters.sql.Dialect.CommitHorizon;
 import io.legacygateway.adapters.sql.TableInspector;
@@ -16,6 +18,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -106,6 +109,8 @@ public final class ZeroWriteReader implements OutboxSource {
     private final String horizonSql;
     private final String visibility;
     private final String positions;
+    /** The reads of the legacy table, every variant of the window rendered once here. */
+    private final OutboxStatements statements;
     /** Keys of the last claim that have an entry in the log (cleared when published). Cycles are sequential. */
     private volatile Set<String> recorded = Set.of();
 
@@ -158,6 +163,7 @@ public final class ZeroWriteReader implements OutboxSource {
                     + " DELETE, or capture changes with triggers");
         }
         this.horizonSql = dialect.sql("zerowrite.horizon", Map.of());
+        this.statements = render();
         String required = label.apply("markMode") + ": ZERO_WRITE";
         try {
             horizon();
@@ -291,11 +297,10 @@ public final class ZeroWriteReader implements OutboxSource {
     /** Rows of the legacy table by key (as text), in outbox order. */
     private List<OutboxRow> byKeys(Collection<String> keys) {
         List<OutboxRow> rows = new ArrayList<>();
+        OutboxStatements.Statement byKeys = statements.get("byKeys");
         for (List<String> chunk : RejectionLog.chunks(keys)) {
-            rows.addAll(legacyJdbc.query(dialect.sql("outbox.select.byKeyText", Map.of("columns", reader.selectList(),
-                    "table", dialect.quote(mapping.table().name()) + " t", "condition", "1 = 1",
-                    "keyText", OutboxRowReader.keyText(dialect, mapping, "t"),
-                    "keys", RejectionLog.marks(chunk.size()))), (rs, n) -> reader.read(rs), chunk.toArray()));
+            Map<Param, Object> values = Map.of(Param.KEY_TEXTS, chunk);
+            rows.addAll(legacyJdbc.query(byKeys.sql(values), (rs, n) -> reader.read(rs), byKeys.values(values)));
         }
         ColumnKind order = mapping.kind(ORDER);
         rows.sort((a, b) -> order.compare(a.order(), b.order()));
@@ -367,13 +372,12 @@ public final class ZeroWriteReader implements OutboxSource {
     /** Rows not yet published (beyond the position, or inside the open window after its cursor), and FAILED entries. */
     @Override
     public Backlog backlog(Instant now) {
-        Fragment pending = backlogCondition(position());
-        Long count = legacyJdbc.queryForObject(dialect.sql("zerowrite.count", Map.of("table",
-                dialect.quote(mapping.table().name()), "window", pending.sql())), Long.class,
-                pending.binds().toArray());
+        Position p = position();
+        OutboxStatements.Statement counted = statements.get("backlog.count." + backlogVariant(p));
+        Long count = legacyJdbc.queryForObject(counted.sql(), Long.class, counted.values(values(p, 0)));
         Instant oldest = null;
         if (count != null && count > 0) {
-            List<OutboxRow> first = unread(pending, 1);
+            List<OutboxRow> first = unread(p, 1);
             if (!first.isEmpty()) {
                 oldest = first.get(0).createdAt() != null ? first.get(0).createdAt() : first.get(0).occurredAt();
             }
@@ -390,7 +394,7 @@ public final class ZeroWriteReader implements OutboxSource {
         retrying.forEach(e -> attempts.put(e.rowKey(), e.attempts()));
         byKeys(List.copyOf(attempts.keySet())).forEach(r -> rows.add(r.withRetryCount(attempts.get(r.keyText()))));
         if (rows.size() < limit) {
-            rows.addAll(unread(backlogCondition(position()), limit - rows.size()));
+            rows.addAll(unread(position(), limit - rows.size()));
         }
         return rows;
     }
@@ -401,10 +405,9 @@ public final class ZeroWriteReader implements OutboxSource {
         return found.isEmpty() ? new Position(null, null, null, null) : found.get(0);
     }
 
-    private List<OutboxRow> unread(Fragment condition, int limit) {
-        List<Object> binds = new ArrayList<>(condition.binds());
-        binds.add(limit);
-        return legacyJdbc.query(readSql(condition.sql()), (rs, n) -> reader.read(rs), binds.toArray());
+    private List<OutboxRow> unread(Position p, int limit) {
+        OutboxStatements.Statement unread = statements.get("backlog.unread." + backlogVariant(p));
+        return legacyJdbc.query(unread.sql(), (rs, n) -> reader.read(rs), unread.values(values(p, limit)));
     }
 
     /** The commit horizon now, in its encoded form, asked on a connection of its own (no transaction id of ours). */
@@ -427,10 +430,79 @@ public final class ZeroWriteReader implements OutboxSource {
     }
 
     private List<OutboxRow> read(Position p, int limit) {
-        Fragment window = windowCondition(p);
-        List<Object> binds = new ArrayList<>(window.binds());
-        binds.add(limit);
-        return legacyJdbc.query(readSql(window.sql()), (rs, n) -> reader.read(rs), binds.toArray());
+        OutboxStatements.Statement read = statements.get("read." + windowVariant(p.low() != null,
+                p.afterOrder() != null));
+        return legacyJdbc.query(read.sql(), (rs, n) -> reader.read(rs), read.values(values(p, limit)));
+    }
+
+    /** The binds a position gives its reads. */
+    private Map<Param, Object> values(Position p, int limit) {
+        Map<Param, Object> v = new EnumMap<>(Param.class);
+        v.put(Param.LIMIT, limit);
+        if (p.low() != null) {
+            v.put(Param.WINDOW_LOW, markKind.decode(p.low()));
+        }
+        if (p.high() != null) {
+            v.put(Param.WINDOW_HIGH, markKind.decode(p.high()));
+        }
+        if (p.afterOrder() != null) {
+            v.put(Param.AFTER_ORDER, bindable(ORDER, p.afterOrder()));
+            if (cursor.size() > 1) {
+                v.put(Param.AFTER_KEY, bindable(KEY, p.afterKey()));
+            }
+        }
+        return v;
+    }
+
+    private static String windowVariant(boolean low, boolean after) {
+        return (low ? "from" : "first") + (after ? ".after" : "");
+    }
+
+    /** Rows not yet published: all, those at or beyond the low end, or beyond the open window and after its cursor. */
+    private static String backlogVariant(Position p) {
+        if (p.high() == null) {
+            return p.low() == null ? "all" : "beyondLow";
+        }
+        return "beyondHigh." + windowVariant(p.low() != null, p.afterOrder() != null);
+    }
+
+    private OutboxStatements render() {
+        OutboxStatements.Builder b = OutboxStatements.builder();
+        String table = dialect.quote(mapping.table().name());
+        Bind limit = Bind.of(Param.LIMIT);
+        Map<String, Fragment> backlog = new java.util.LinkedHashMap<>();
+        backlog.put("all", Fragment.of("1 = 1"));
+        backlog.put("beyondLow", Fragment.of(visibility + " >= ?", Bind.of(Param.WINDOW_LOW)));
+        for (boolean low : new boolean[] {false, true}) {
+            for (boolean after : new boolean[] {false, true}) {
+                Fragment window = windowCondition(low, after);
+                b.add("read." + windowVariant(low, after), new Fragment(readSql(window.sql()),
+                        withLimit(window.binds(), limit)));
+                backlog.put("beyondHigh." + windowVariant(low, after),
+                        Fragment.of(visibility + " >= ?", Bind.of(Param.WINDOW_HIGH)).or(window));
+            }
+        }
+        backlog.forEach((variant, condition) -> {
+            b.add("backlog.count." + variant, new Fragment(dialect.sql("zerowrite.count", Map.of("table", table,
+                    "window", condition.sql())), condition.binds()));
+            b.add("backlog.unread." + variant, new Fragment(readSql(condition.sql()),
+                    withLimit(condition.binds(), limit)));
+        });
+        b.add("byKeys", new Fragment(dialect.sql("outbox.select.byKeyText", Map.of("columns", reader.selectList(),
+                "table", table + " t", "condition", "1 = 1", "keyText", OutboxRowReader.keyText(dialect, mapping, "t"),
+                "keys", OutboxStatements.LIST)), List.of(Bind.of(Param.KEY_TEXTS))));
+        return b.build();
+    }
+
+    private static List<Object> withLimit(List<Object> binds, Bind limit) {
+        List<Object> all = new ArrayList<>(binds);
+        all.add(limit);
+        return all;
+    }
+
+    /** The reads of the legacy table, rendered when the reader was built ({@code relay explain}). */
+    public OutboxStatements statements() {
+        return statements;
     }
 
     private String readSql(String window) {
@@ -440,38 +512,29 @@ public final class ZeroWriteReader implements OutboxSource {
     }
 
     /** Rows of the open window {@code [low, high)} after the cursor. */
-    private Fragment windowCondition(Position p) {
+    private Fragment windowCondition(boolean low, boolean after) {
         List<String> conditions = new ArrayList<>();
         List<Object> binds = new ArrayList<>();
-        if (p.low() != null) {
+        if (low) {
             conditions.add(visibility + " >= ?");
-            binds.add(markKind.decode(p.low()));
+            binds.add(Bind.of(Param.WINDOW_LOW));
         }
         conditions.add(visibility + " < ?");
-        binds.add(markKind.decode(p.high()));
-        if (p.afterOrder() != null) {
+        binds.add(Bind.of(Param.WINDOW_HIGH));
+        if (after) {
             String order = dialect.quote(mapping.column(ORDER));
-            Object afterOrder = bindable(ORDER, p.afterOrder());
             if (cursor.size() == 1) {
                 conditions.add(dialect.sql("zerowrite.after.one", Map.of("a", order)));
-                binds.add(afterOrder);
+                binds.add(Bind.of(Param.AFTER_ORDER));
             } else {
                 conditions.add(dialect.sql("zerowrite.after.two", Map.of("a", order,
                         "b", dialect.quote(mapping.column(KEY)))));
-                binds.add(afterOrder);
-                binds.add(afterOrder);
-                binds.add(bindable(KEY, p.afterKey()));
+                binds.add(Bind.of(Param.AFTER_ORDER));
+                binds.add(Bind.of(Param.AFTER_ORDER));
+                binds.add(Bind.of(Param.AFTER_KEY));
             }
         }
         return new Fragment(String.join(" AND ", conditions), binds);
-    }
-
-    /** Rows the relay has not published yet: after the open window's cursor, or at or beyond the window's end. */
-    private Fragment backlogCondition(Position p) {
-        if (p.high() == null) {
-            return p.low() == null ? Fragment.of("1 = 1") : Fragment.of(visibility + " >= ?", markKind.decode(p.low()));
-        }
-        return Fragment.of(visibility + " >= ?", markKind.decode(p.high())).or(windowCondition(p));
     }
 
     private Object bindable(OutboxColumn c, String encoded) {

@@ -14,3 +14,17 @@ INSERT INTO {table} (message_id, consumer_name, processed_at) SELECT CAST(:messa
 
 -- name: inbox.sequence.create
 INSERT INTO {table} (consumer_name, aggregate_key, last_sequence) SELECT CAST(:consumer AS VARCHAR(64)), CAST(:aggregate AS VARCHAR(255)), 0 WHERE NOT EXISTS (SELECT 1 FROM {table} WHERE consumer_name = :consumer AND aggregate_key = :aggregate)
+
+-- relay explain (OutboxExplain). H2 has no partial index: a composite index that leads with the status.
+
+-- name: explain
+EXPLAIN {statement}
+
+-- name: advice.pendingIndex.status
+CREATE INDEX {index} ON {table} ({status}, {order})
+
+-- name: advice.pendingIndex.timestamp
+CREATE INDEX {index} ON {table} ({publishedAt}, {order})
+
+-- name: advice.pendingIndex.delete
+CREATE INDEX {index} ON {table} ({order})

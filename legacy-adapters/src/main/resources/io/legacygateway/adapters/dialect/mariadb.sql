@@ -62,3 +62,18 @@ SELECT CAST(d.{key} AS CHAR) FROM {domain} d WHERE NOT EXISTS (SELECT 1 FROM {ou
 -- FOR UPDATE SKIP LOCKED keeps all of them locked until the cycle ends, so a second relay finds nothing to claim.
 -- Walking the claim or primary index in outbox order locks only the rows the claim returns.
 IFNULL({nextRetryAt} <= ?, TRUE)
+
+-- relay explain (OutboxExplain). MariaDB has no partial index: the waiting rows are one range of a composite index
+-- that leads with the status (or the processed time).
+
+-- name: explain
+EXPLAIN {statement}
+
+-- name: advice.pendingIndex.status
+CREATE INDEX {index} ON {table} ({status}, {order})
+
+-- name: advice.pendingIndex.timestamp
+CREATE INDEX {index} ON {table} ({publishedAt}, {order})
+
+-- name: advice.pendingIndex.delete
+CREATE INDEX {index} ON {table} ({order})

@@ -44,3 +44,23 @@ INSERT INTO {table} (consumer_name, aggregate_key, last_sequence) VALUES (:consu
 -- The attempt log's finish (AttemptLog.finished) commits without waiting for its WAL flush: a lost finish reads as
 -- SENT/NONE ("may have been delivered"), and the next cycle's insert, which does wait, flushes it.
 SET LOCAL synchronous_commit = off
+
+-- relay explain (OutboxExplain): the plan of a rendered statement, with example binds; nothing is executed.
+
+-- name: explain
+EXPLAIN {statement}
+
+-- name: explain.indexDefinition
+-- binds: table name, index name
+SELECT indexdef FROM pg_indexes WHERE tablename = ? AND indexname = ? AND schemaname = COALESCE(CAST(? AS TEXT), current_schema())
+
+-- name: advice.pendingIndex.status
+-- The index a legacy table needs for the claim: only waiting rows, in outbox order (the claim writes the pending
+-- status as a literal, so the predicate matches it under any cached plan).
+CREATE INDEX {index} ON {table} ({order}) WHERE {status} = {pending}
+
+-- name: advice.pendingIndex.timestamp
+CREATE INDEX {index} ON {table} ({order}) WHERE {publishedAt} IS NULL
+
+-- name: advice.pendingIndex.delete
+CREATE INDEX {index} ON {table} ({order})

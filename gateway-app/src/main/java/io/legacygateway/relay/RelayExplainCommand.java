@@ -1,0 +1,187 @@
+package io.legacygateway.relay;
+
+import io.legacygateway.adapters.outbox.OutboxExplain;
+import io.legacygateway.adapters.outbox.OutboxStatements;
+import io.legacygateway.adapters.outbox.OutboxStore;
+import io.legacygateway.adapters.outbox.ZeroWriteReader;
+import io.legacygateway.cli.GatewayCommand;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.springframework.core.env.ConfigurableEnvironment;
+import org.springframework.core.env.PropertySource;
+import org.springframework.core.env.CommandLinePropertySource;
+import org.springframework.core.io.Resource;
+import org.springframework.core.io.support.PathMatchingResourcePatternResolver;
+import org.yaml.snakeyaml.Yaml;
+
+/**
+ * {@code java -jar gateway-app.jar relay explain <relay> [--routes=PATTERN]}: prints the statements of one relay of
+ * the route YAML as its store renders them (complete text, the meaning of each bind), the database's plan for its
+ * claim, ordering check and mark, and whether the claim reads an index that holds only waiting rows, with the index to
+ * add when it does not ({@link OutboxExplain}). Executes nothing but {@code EXPLAIN} and one plain read of waiting rows
+ * (for example keys); starts no route and locks nothing.
+ *
+ * <p>The relay is found in the route files of {@code camel.main.routes-include-pattern} as the gateway's configuration
+ * sets it (a command's context replaces that setting so that no route starts, so the value is read from the
+ * configuration's own sources), or of {@code --routes}. Its parameters go through the same {@link RelaySettings}
+ * parsing and {@link OutboxRelayFactory} as at startup, so a relay that would not start fails here with the same
+ * message. Exit 0 when the claim reads such an index, 1 when it does not.
+ */
+public class RelayExplainCommand implements GatewayCommand {
+
+    static final String ROUTES_PROPERTY = "camel.main.routes-include-pattern";
+
+    private final OutboxRelayFactory relays;
+    private final ConfigurableEnvironment environment;
+
+    public RelayExplainCommand(OutboxRelayFactory relays, ConfigurableEnvironment environment) {
+        this.relays = relays;
+        this.environment = environment;
+    }
+
+    private static String usage() {
+        return """
+                usage: relay explain <relay> [--routes=file:routes/outbox/*.yaml]
+                  prints the relay's statements, the database's plans for them, and whether the claim reads an
+                  index that holds only waiting rows (exit 1 when it does not)""";
+    }
+
+    @Override
+    public int run(List<String> arguments, PrintStream out) throws Exception {
+        List<String> args = new ArrayList<>(arguments);
+        String routes = null;
+        for (var it = args.iterator(); it.hasNext(); ) {
+            String a = it.next();
+            if (a.startsWith("--routes=")) {
+                routes = a.substring("--routes=".length());
+                it.remove();
+            }
+        }
+        if (args.size() != 1 || args.get(0).startsWith("--")) {
+            out.println("error: " + (args.isEmpty() ? "name the relay" : "unknown argument '" + args.get(args.size() - 1) + "'"));
+            out.println(usage());
+            return 2;
+        }
+        String name = args.get(0);
+        String pattern = routes != null ? routes : configuredRoutes();
+        Map<String, Object> parameters = relayParameters(pattern, name);
+        OutboxRelay relay = relays.create(parameters);
+        if (relay.source() instanceof ZeroWriteReader reader) {
+            out.println("relay '" + name + "': markMode ZERO_WRITE reads by commit horizon and claims no rows; its"
+                    + " reads, rendered once when the relay is built (no plans are printed for them):");
+            out.println();
+            reader.statements().all().forEach(s -> out.println(s.describe()));
+            return 0;
+        }
+        OutboxStore store = (OutboxStore) relay.source();
+        out.println("relay '" + name + "': " + store.dialect().id() + " table " + store.mapping().table().name()
+                + ", markMode " + store.mapping().markMode() + ", batch " + relay.settings().batchSize());
+        out.println();
+        out.println("Statements, rendered once when the relay is built (binds in order; [name] is supplied by each"
+                + " cycle, the rest are constants):");
+        out.println();
+        for (OutboxStatements.Statement s : store.statements().all()) {
+            out.println(s.describe());
+        }
+        if (store.rejectionLog() != null) {
+            for (OutboxStatements.Statement s : store.rejectionLog().statements().all()) {
+                out.println(s.describe());
+            }
+        }
+        OutboxExplain.Report report = OutboxExplain.explain(store, relay.settings().batchSize(), Instant.now());
+        for (OutboxExplain.Plan plan : report.plans()) {
+            out.println("-- plan of " + plan.statement() + (plan.example().isEmpty() ? "" : " (example binds: "
+                    + plan.example() + ")"));
+            plan.lines().forEach(l -> out.println("   " + l));
+            out.println();
+        }
+        if (report.waitingOnly()) {
+            out.println("claim index: " + report.claimIndex() + " holds only waiting rows (" + report.indexFacts()
+                    + ")");
+            return 0;
+        }
+        out.println("claim index: the claim does NOT read an index holding only waiting rows ("
+                + (report.claimIndex() == null ? "it scans the table" : "it reads " + report.claimIndex() + ", "
+                + report.indexFacts()) + "); as the table's history grows each claim reads more published rows."
+                + " Add:");
+        out.println("   " + report.advice() + ";");
+        return 1;
+    }
+
+    /** The route pattern as the gateway's configuration sets it, not as the command's context overrides it. */
+    private String configuredRoutes() {
+        for (PropertySource<?> source : environment.getPropertySources()) {
+            if (source instanceof CommandLinePropertySource || source.getName().equals("configurationProperties")) {
+                continue; // the command context's own override (GatewayCli), and Boot's view over all sources
+            }
+            Object value = source.getProperty(ROUTES_PROPERTY);
+            if (value != null) {
+                return value.toString();
+            }
+        }
+        throw new IllegalArgumentException(ROUTES_PROPERTY + " is not set: give --routes=PATTERN");
+    }
+
+    /** The parameters of the {@code outbox-relay} instance whose {@code relay} is {@code name}. */
+    static Map<String, Object> relayParameters(String patterns, String name) throws IOException {
+        PathMatchingResourcePatternResolver resolver = new PathMatchingResourcePatternResolver();
+        List<String> seen = new ArrayList<>();
+        for (String pattern : patterns.split(",")) {
+            Resource[] found;
+            try {
+                found = resolver.getResources(pattern.strip());
+            } catch (IOException missingFolder) {
+                continue; // as RouteFolders: a folder that does not exist matches nothing
+            }
+            for (Resource r : found) {
+                if (!r.exists() || !(r.getFilename() != null && r.getFilename().matches(".*\\.ya?ml"))) {
+                    continue;
+                }
+                try (InputStream in = r.getInputStream()) {
+                    for (Object doc : new Yaml().loadAll(in)) {
+                        for (Map<String, Object> p : relays(doc)) {
+                            seen.add(String.valueOf(p.get("relay")));
+                            if (name.equals(String.valueOf(p.get("relay")))) {
+                                return p;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        throw new IllegalArgumentException("no outbox-relay named '" + name + "' in " + patterns
+                + (seen.isEmpty() ? " (no relay there)" : " (relays: " + String.join(", ", seen) + ")"));
+    }
+
+    @SuppressWarnings("unchecked")
+    private static List<Map<String, Object>> relays(Object doc) {
+        List<Map<String, Object>> found = new ArrayList<>();
+        if (!(doc instanceof List<?> items)) {
+            return found;
+        }
+        for (Object item : items) {
+            if (!(item instanceof Map<?, ?> m) || !(m.get("templatedRoute") instanceof Map<?, ?> route)) {
+                continue;
+            }
+            Object ref = route.get("routeTemplateRef") != null ? route.get("routeTemplateRef")
+                    : route.get("route-template-ref");
+            if (!OutboxRelayTemplate.TEMPLATE.equals(ref) || !(route.get("parameters") instanceof List<?> list)) {
+                continue;
+            }
+            Map<String, Object> parameters = new LinkedHashMap<>();
+            for (Object p : list) {
+                if (p instanceof Map<?, ?> pm && pm.get("name") != null) {
+                    parameters.put(pm.get("name").toString(), pm.get("value"));
+                }
+            }
+            found.add(parameters);
+        }
+        return found;
+    }
+}
