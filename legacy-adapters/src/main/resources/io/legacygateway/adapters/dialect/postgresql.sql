@@ -44,3 +44,11 @@ INSERT INTO {table} (consumer_name, aggregate_key, last_sequence) VALUES (:consu
 -- The attempt log's finish (AttemptLog.finished) commits without waiting for its WAL flush: a lost finish reads as
 -- SENT/NONE ("may have been delivered"), and the next cycle's insert, which does wait, flushes it.
 SET LOCAL synchronous_commit = off
+
+-- Relay wake-up (wakeUp NOTIFY): the relay's listening connection subscribes to the channel the outbox's notify
+-- trigger signals ({channel} is a quoted identifier derived from the table, see NotifyTrigger.channel).
+-- name: wakeUp.listen
+LISTEN {channel}
+
+-- name: wakeUp.unlisten
+UNLISTEN *
