@@ -88,6 +88,35 @@ class PostgresRelayWakeUpTest extends RelayTestSupport {
     }
 
     @Test
+    void withTheCaptureTriggersTheNotifyTriggerSignalsTheCapturedChangeAndIsRemovedWithThem() throws Exception {
+        rows.jdbc().execute("DROP TABLE IF EXISTS customers");
+        rows.jdbc().execute("CREATE TABLE customers (id BIGINT PRIMARY KEY, name VARCHAR(100))");
+        try {
+            assertThat(triggers("--data-source=legacy", "--table=customers", "--notify", "--install"))
+                    .contains("notify channel gw_outbox_outbox");
+            try (Connection listener = dataSources.get("legacy", "test").getConnection()) {
+                listener.setAutoCommit(true);
+                try (Statement s = listener.createStatement()) {
+                    s.execute("LISTEN gw_outbox_outbox");
+                }
+                rows.jdbc().update("INSERT INTO customers (id, name) VALUES (1, 'Ada')");
+
+                PGNotification[] arrived = listener.unwrap(PGConnection.class).getNotifications(30_000);
+                assertThat(arrived).extracting(PGNotification::getName).containsExactly("gw_outbox_outbox");
+                try (Statement s = listener.createStatement()) {
+                    s.execute("UNLISTEN *");
+                }
+            }
+            assertThat(rows.count("PENDING")).isEqualTo(1);
+            triggers("--data-source=legacy", "--table=customers", "--notify", "--remove");
+            assertThat(rows.jdbc().queryForObject("SELECT count(*) FROM pg_trigger WHERE tgname IN"
+                    + " ('gw_notify_outbox', 'gw_capture_customers')", Integer.class)).isZero();
+        } finally {
+            rows.jdbc().execute("DROP TABLE customers");
+        }
+    }
+
+    @Test
     void withAnHourOfPollIntervalAnInsertedRowIsPublishedOnItsNotification() {
         String name = unique("wakeup");
         OutboxWakeUp wakeUp = startRelay(name);
