@@ -97,6 +97,8 @@ final class Latency {
                 // the route's first cycles (connections, JIT) are not part of the steady state
                 db.prefillOutbox(0, 20, false);
                 awaitZero(db);
+                long cyclesBefore = gateway.cycles(name);
+                long writeStart = System.nanoTime();
                 double achieved = paced(rate, total, (connection, i) -> {
                     String id = UUID.randomUUID().toString();
                     PreparedStatement p = connection.prepareStatement("INSERT INTO outbox (id, aggregate_type,"
@@ -114,13 +116,14 @@ final class Latency {
                     connection.commit();
                     committed.put(id, System.nanoTime());
                 }, db, WRITERS);
+                double busy = (gateway.cycles(name) - cyclesBefore) / ((System.nanoTime() - writeStart) / 1e9);
                 awaitCount(received, total);
                 String figures = percentiles(latencies, Math.min(received.get(), total), 1e6);
                 long cycles = gateway.cycles(name);
                 Thread.sleep(IDLE.toMillis()); // the idle cost is the cycles counted over this pause
                 double idle = (gateway.cycles(name) - cycles) / (double) IDLE.toSeconds();
-                return String.format("relay at %,d/s for %d s (written at %,.0f/s), commit → on the queue: %s; idle:"
-                        + " %.1f claims/s", rate, seconds, achieved, figures, idle);
+                return String.format("relay at %,d/s for %d s (written at %,.0f/s), commit → on the queue: %s; cycles"
+                        + " while writing: %.0f/s; idle: %.1f claims/s", rate, seconds, achieved, figures, busy, idle);
             } finally {
                 gateway.stopRoute(route);
             }
