@@ -4,6 +4,7 @@ import io.legacygateway.adapters.capture.CaptureGrants;
 import io.legacygateway.adapters.capture.CaptureTriggers;
 import io.legacygateway.adapters.capture.CaptureTriggers.Account;
 import io.legacygateway.adapters.capture.CaptureTriggers.Operation;
+import io.legacygateway.adapters.capture.NotifyTrigger;
 import io.legacygateway.adapters.sql.Dialect;
 import io.legacygateway.adapters.sql.TableInspector;
 import io.legacygateway.adapters.sql.TableName;
@@ -25,7 +26,7 @@ import javax.sql.DataSource;
 /**
  * {@code java -jar gateway-app.jar triggers --data-source=X --table=orders [--event-type-prefix=Order]
  * [--aggregate-type=Order] [--operations=INSERT,UPDATE,DELETE] [--outbox-table=outbox] [--definer=account]
- * [--snapshot] --dry-run|--install|--remove}: captures a business table's changes into the gateway's outbox with
+ * [--snapshot] [--notify] --dry-run|--install|--remove}: captures a business table's changes into the gateway's outbox with
  * triggers, for applications that cannot write an outbox themselves ({@link CaptureTriggers}). {@code --dry-run} prints
  * the DDL and the privileges it lacks, and changes nothing; {@code --install} and {@code --remove} run it in one
  * transaction (where the database has transactional DDL). Run it as a user allowed to create triggers (and functions
@@ -37,6 +38,10 @@ import javax.sql.DataSource;
  * change is missed or doubled: on PostgreSQL in the installing transaction (CREATE TRIGGER's lock makes writers wait
  * until it commits); on MariaDB, whose DDL commits by itself, with the table and the outbox write-locked from before
  * the first trigger until the snapshot is committed. Not offered on H2, Oracle and SQL Server.
+ *
+ * <p>{@code --notify} (PostgreSQL) also installs, or removes, the outbox's wake-up trigger ({@link NotifyTrigger}) for
+ * relays with {@code wakeUp: NOTIFY}; without {@code --table} it handles only that trigger, on {@code --outbox-table}
+ * (a legacy outbox the application fills itself).
  */
 public class TriggersCommand implements GatewayCommand {
 
@@ -44,6 +49,7 @@ public class TriggersCommand implements GatewayCommand {
             "operations", "outbox-table", "definer");
     static final Set<String> ACTIONS = Set.of("dry-run", "install", "remove");
     static final String SNAPSHOT = "snapshot";
+    static final String NOTIFY = "notify";
 
     private final GatewayDataSources dataSources;
 
@@ -53,7 +59,7 @@ public class TriggersCommand implements GatewayCommand {
 
     private static String usage() {
         return """
-                usage: triggers --table=<table> --dry-run|--install|--remove
+                usage: triggers --table=<table>|--notify --dry-run|--install|--remove
                          [--data-source=<name>]            datasource under gateway.datasources (default: the only one)
                          [--event-type-prefix=<prefix>]    event types <prefix>Inserted/Updated/Deleted (default <table>.)
                          [--aggregate-type=<type>]         aggregate type of the outbox rows (default <table>)
@@ -61,7 +67,10 @@ public class TriggersCommand implements GatewayCommand {
                          [--outbox-table=<table>]          outbox with the default columns (default outbox)
                          [--definer=<account>]             account the triggers run as (default: the installer;
                                                            MariaDB user@host, PostgreSQL role)
-                         [--snapshot]                      with --install: one <prefix>Snapshot row per existing row""";
+                         [--snapshot]                      with --install: one <prefix>Snapshot row per existing row
+                         [--notify]                        PostgreSQL: also the outbox's wake-up trigger (pg_notify on
+                                                           channel gw_outbox_<outbox table>) for relays with wakeUp
+                                                           NOTIFY; without --table only that trigger""";
     }
 
     @Override
@@ -69,12 +78,15 @@ public class TriggersCommand implements GatewayCommand {
         Map<String, String> options = new LinkedHashMap<>();
         String action = null;
         boolean snapshot = false;
+        boolean notify = false;
         for (String a : args) {
             String arg = a.startsWith("--") ? a.substring(2) : a;
             int eq = arg.indexOf('=');
             String key = eq < 0 ? arg : arg.substring(0, eq);
             if (eq < 0 && key.equals(SNAPSHOT)) {
                 snapshot = true;
+            } else if (eq < 0 && key.equals(NOTIFY)) {
+                notify = true;
             } else if (eq < 0 && ACTIONS.contains(key)) {
                 if (action != null) {
                     return usageError(out, "choose one of --dry-run, --install, --remove");
@@ -86,8 +98,12 @@ public class TriggersCommand implements GatewayCommand {
                 return usageError(out, "unknown argument '" + a + "'");
             }
         }
-        if (action == null || !options.containsKey("table")) {
-            return usageError(out, action == null ? "choose one of --dry-run, --install, --remove" : "--table is required");
+        boolean capture = options.containsKey("table");
+        if (action == null || !capture && !notify) {
+            return usageError(out, action == null ? "choose one of --dry-run, --install, --remove" : "--table (or --notify) is required");
+        }
+        if (snapshot && !capture) {
+            return usageError(out, "--snapshot needs --table");
         }
         if (snapshot && action.equals("remove")) {
             return usageError(out, "--snapshot goes with --install or --dry-run");
@@ -106,7 +122,7 @@ public class TriggersCommand implements GatewayCommand {
         try {
             ds = dataSources.get(dataSource, "--data-source");
             dialect = dataSources.dialect(dataSource);
-            table = inspect(ds, dialect, "--table", options.get("table"));
+            table = capture ? inspect(ds, dialect, "--table", options.get("table")) : null;
             outbox = inspect(ds, dialect, "--outbox-table", options.getOrDefault("outbox-table", "outbox"));
         } catch (IllegalArgumentException e) {
             out.println("error: " + e.getMessage());
@@ -120,6 +136,9 @@ public class TriggersCommand implements GatewayCommand {
                 return usageError(out, "--operations: '" + op + "' is not one of INSERT, UPDATE, DELETE");
             }
         }
+        if (!capture) {
+            return notifyOnly(out, action, ds, dialect, outbox);
+        }
         String name = table.name().table();
         CaptureTriggers.Ddl ddl;
         Account definer;
@@ -128,6 +147,9 @@ public class TriggersCommand implements GatewayCommand {
             ddl = CaptureTriggers.generate(dialect, table, outbox, new CaptureTriggers.Options(
                     options.getOrDefault("event-type-prefix", name + "."), options.getOrDefault("aggregate-type", name),
                     operations, definer));
+            if (notify) {
+                ddl = withNotify(ddl, NotifyTrigger.generate(dialect, outbox.name()));
+            }
         } catch (IllegalArgumentException refused) {
             out.println("refused: " + refused.getMessage());
             return 1;
@@ -171,10 +193,51 @@ public class TriggersCommand implements GatewayCommand {
             out.println("Installed the capture of " + table.name() + " (" + statements.size() + " statements"
                     + untested + "): every committed " + operations + " now writes one row into " + outbox.name()
                     + (runsAs == null ? "" : ", as " + runsAs)
+                    + (notify ? "; inserts into " + outbox.name() + " notify channel "
+                    + NotifyTrigger.channel("--outbox-table", outbox.name()) : "")
                     + (snapshot ? "; snapshot: " + snapshotRows + " existing rows written as "
                     + ddl.snapshot().binds().get(1) : ""));
             return 0;
         }
+    }
+
+    /** The capture's statements followed by the wake-up trigger's (installed and removed with it). */
+    private static CaptureTriggers.Ddl withNotify(CaptureTriggers.Ddl ddl, CaptureTriggers.Ddl notify) {
+        List<String> install = new java.util.ArrayList<>(ddl.install());
+        install.addAll(notify.install());
+        List<String> remove = new java.util.ArrayList<>(ddl.remove());
+        remove.addAll(notify.remove());
+        return new CaptureTriggers.Ddl(install, remove, ddl.snapshot(), ddl.lock(), ddl.unlock());
+    }
+
+    /** {@code --notify} without {@code --table}: only the wake-up trigger of the outbox. */
+    private static int notifyOnly(PrintStream out, String action, DataSource ds, Dialect dialect,
+                                  TableInspector.Table outbox) throws SQLException {
+        CaptureTriggers.Ddl ddl;
+        try {
+            ddl = NotifyTrigger.generate(dialect, outbox.name());
+        } catch (IllegalArgumentException refused) {
+            out.println("refused: " + refused.getMessage());
+            return 1;
+        }
+        String channel = NotifyTrigger.channel("--outbox-table", outbox.name());
+        if (action.equals("dry-run")) {
+            out.println("-- wake-up of " + outbox.name() + " on channel " + channel + " (" + dialect.id()
+                    + "); nothing was changed. Install with --install, remove with --remove.");
+            out.println("-- Statements:");
+            ddl.install().forEach(s -> out.println(s + "\n"));
+            out.println("-- to remove:");
+            ddl.remove().forEach(s -> out.println(s + "\n"));
+            return 0;
+        }
+        List<String> statements = action.equals("remove") ? ddl.remove() : ddl.install();
+        try (Connection c = ds.getConnection()) {
+            execute(c, ddl, statements, false);
+        }
+        out.println(action.equals("remove") ? "Removed the wake-up trigger of " + outbox.name()
+                : "Installed the wake-up trigger of " + outbox.name() + ": every committed insert notifies channel "
+                + channel + " (relays with wakeUp: NOTIFY on this table listen on it)");
+        return 0;
     }
 
     /**

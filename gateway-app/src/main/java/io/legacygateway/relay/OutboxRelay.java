@@ -78,6 +78,8 @@ public final class OutboxRelay implements Processor, AutoCloseable {
     private final String instance;
     private final AttemptLog attempts;
     private final DuplicateIds duplicateIds;
+    /** Cycles run one at a time: the timer and a wake-up ({@link OutboxWakeUp}) both start them. */
+    private final java.util.concurrent.locks.ReentrantLock cycles = new java.util.concurrent.locks.ReentrantLock();
 
     private final Counter published;
     private final Counter rejected;
@@ -183,13 +185,21 @@ public final class OutboxRelay implements Processor, AutoCloseable {
         return backlog;
     }
 
-    /** Called by the timer: drains the table unless a backoff after failures is still running. */
+    /**
+     * Called by the timer (and by a wake-up, through the same route): drains the table unless a backoff after failures
+     * is still running. Waits while another caller's drain runs.
+     */
     @Override
     public void process(Exchange exchange) {
-        if (clock.instant().isBefore(nextAttempt)) {
-            return;
+        cycles.lock();
+        try {
+            if (clock.instant().isBefore(nextAttempt)) {
+                return;
+            }
+            drain(() -> stopping(exchange));
+        } finally {
+            cycles.unlock();
         }
-        drain(() -> stopping(exchange));
     }
 
     private static boolean stopping(Exchange exchange) {
@@ -202,12 +212,14 @@ public final class OutboxRelay implements Processor, AutoCloseable {
     }
 
     /**
-     * Runs cycles while they return full batches that made progress and {@code stopping} stays false.
+     * Runs cycles while they return full batches that made progress and {@code stopping} stays false; never at the
+     * same time as another drain of this relay.
      *
      * @return events published
      */
     public int drain(java.util.function.BooleanSupplier stopping) {
         int total = 0;
+        cycles.lock();
         try {
             Cycle c;
             do {
@@ -217,6 +229,8 @@ public final class OutboxRelay implements Processor, AutoCloseable {
             recovered();
         } catch (RuntimeException e) {
             failed(e);
+        } finally {
+            cycles.unlock();
         }
         return total;
     }

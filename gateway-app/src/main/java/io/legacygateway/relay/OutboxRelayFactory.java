@@ -1,5 +1,6 @@
 package io.legacygateway.relay;
 
+import io.legacygateway.adapters.capture.NotifyTrigger;
 import io.legacygateway.adapters.outbox.AttemptLog;
 import io.legacygateway.adapters.outbox.MarkMode;
 import io.legacygateway.adapters.outbox.OutboxColumn;
@@ -26,6 +27,8 @@ import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.UnaryOperator;
 import javax.sql.DataSource;
+import org.apache.camel.spi.RoutePolicy;
+import org.apache.camel.support.RoutePolicySupport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.DisposableBean;
@@ -50,6 +53,7 @@ public class OutboxRelayFactory implements DisposableBean {
     private final EnvelopeCodec codec = new EnvelopeCodec();
     private final List<OutboxRelay> relays = new CopyOnWriteArrayList<>();
     private final List<java.util.function.Consumer<OutboxRelay>> listeners = new CopyOnWriteArrayList<>();
+    private final Map<String, OutboxWakeUp> wakeUps = new java.util.concurrent.ConcurrentHashMap<>();
 
     public OutboxRelayFactory(GatewayProperties properties, GatewayDataSources dataSources,
                               ConnectionFactory connectionFactory, MeterRegistry meters, Clock clock,
@@ -83,6 +87,14 @@ public class OutboxRelayFactory implements DisposableBean {
         Dialect dialect = dataSources.dialect(s.dataSource());
         dataSources.get(s.stateDataSource(), RelaySettings.label(s.relay(), "stateDataSource"));
         String forRelay = "relay '" + s.relay() + "'";
+        if (s.wakeUp() == RelaySettings.WakeUp.NOTIFY) {
+            if (!dialect.has("wakeUp.listen")) {
+                throw new IllegalArgumentException(RelaySettings.label(s.relay(), "wakeUp") + ": NOTIFY needs"
+                        + " LISTEN/NOTIFY, which only PostgreSQL offers; datasource '" + s.dataSource() + "' is "
+                        + dialect.id() + ". Use NONE (and a shorter pollInterval for a lower latency)");
+            }
+            NotifyTrigger.channel(RelaySettings.label(s.relay(), "table"), s.table());
+        }
         // the gateway's default outbox, in the connection's default schema, is the one table of the DDL a relay reads
         if (s.table().schema() == null && s.table().table().equalsIgnoreCase("outbox")) {
             dataSources.initializeSchema(s.dataSource(), GatewaySchema.OUTBOX, forRelay);
@@ -141,10 +153,13 @@ public class OutboxRelayFactory implements DisposableBean {
         relays.add(relay);
         listeners.forEach(l -> l.accept(relay));
         log.info("Outbox relay '{}': {} table {} ({}) -> {} (batch {}, poll {}, {} attempt(s), FAILED rows: {},"
-                        + " retention {}, attempt log {}){}", s.relay(), dialect.id(), table.name(), s.markMode(), s.destination(),
+                        + " retention {}, attempt log {}, wake-up {}){}", s.relay(), dialect.id(), table.name(), s.markMode(),
+                s.destination(),
                 s.batchSize(), s.pollInterval(), s.retry().maxAttempts(), s.failedRowPolicy(),
                 s.retention() == null ? "off" : io.legacygateway.config.DurationText.format(s.retention()),
                 s.attemptLog() ? "on" : "off",
+                s.wakeUp() == RelaySettings.WakeUp.NONE ? "none"
+                        : "NOTIFY on channel " + NotifyTrigger.channel(label.apply("table"), s.table()),
                 dialect.testedHere() ? "" : " [dialect NOT tested by this project]");
         return relay;
     }
@@ -180,6 +195,30 @@ public class OutboxRelayFactory implements DisposableBean {
                 new IllegalArgumentException(RelaySettings.label(s.relay(), "domainKeyColumn") + ": table "
                         + domain.name() + " has no column '" + s.domain().keyColumn() + "'"));
         return s.withDomain(new RelaySettings.DomainTable(domain.name(), key.name(), s.domain().aggregateType()));
+    }
+
+    /**
+     * The route policy that wakes the relay's route up ({@code wakeUp: NOTIFY}); one that does nothing for
+     * {@code NONE}.
+     */
+    public RoutePolicy wakeUp(OutboxRelay relay) {
+        RelaySettings s = relay.settings();
+        if (s.wakeUp() == RelaySettings.WakeUp.NONE) {
+            return new RoutePolicySupport() {
+            };
+        }
+        Dialect dialect = dataSources.dialect(s.dataSource());
+        String channel = NotifyTrigger.channel(RelaySettings.label(s.relay(), "table"), s.table());
+        OutboxWakeUp wakeUp = new OutboxWakeUp(s.relay(), dataSources.get(s.dataSource(), "dataSource"),
+                dialect.sql("wakeUp.listen", Map.of("channel", dialect.quote(channel))),
+                dialect.sql("wakeUp.unlisten", Map.of()), channel, s.maxBackoff(), meters);
+        wakeUps.put(s.relay(), wakeUp);
+        return wakeUp;
+    }
+
+    /** The wake-up of the relay of that name, if it has one (operations and tests). */
+    public java.util.Optional<OutboxWakeUp> wakeUp(String relay) {
+        return java.util.Optional.ofNullable(wakeUps.get(relay));
     }
 
     /** The relays created so far (operations and tests). */

@@ -7,9 +7,11 @@ import java.util.WeakHashMap;
 import org.apache.camel.RouteTemplateContext;
 import org.apache.camel.builder.RouteBuilder;
 import org.apache.camel.model.RouteTemplateDefinition;
+import org.apache.camel.spi.RoutePolicy;
 
 /**
- * The {@code outbox-relay} route template: a timer that runs one {@link OutboxRelay}. Instantiated from YAML
+ * The {@code outbox-relay} route template: a timer that runs one {@link OutboxRelay} (and, with {@code wakeUp: NOTIFY},
+ * a route policy that runs it on a notification too, {@link OutboxWakeUp}). Instantiated from YAML
  * ({@code templatedRoute} with {@code routeTemplateRef: outbox-relay}); every parameter is listed in
  * {@link RelaySettings.Parameter} and {@link OutboxColumn}.
  *
@@ -52,7 +54,10 @@ public class OutboxRelayTemplate extends RouteBuilder {
         // the timer gets the poll interval as parsed by RelaySettings, in milliseconds (a Long bean), not its text
         template.templateBean("relayProcessor", OutboxRelay.class, this::relay)
                 .templateBean("relayPollMillis", Long.class, rtc -> relay(rtc).settings().pollInterval().toMillis())
+                // wakeUp NOTIFY: a listener that runs this route's processor when the outbox signals (OutboxWakeUp)
+                .templateBean("relayWakeUp", RoutePolicy.class, rtc -> factory.wakeUp(relay(rtc)))
                 .from("timer:" + ROUTE_PREFIX + "{{relay}}?period=#{{relayPollMillis}}&delay=#{{relayPollMillis}}")
+                .routePolicyRef("{{relayWakeUp}}")
                 .routeDescription("Outbox relay {{relay}}: claim, publish to Artemis, mark")
                 .process("#{{relayProcessor}}").id("claim-publish-mark-{{relay}}");
     }

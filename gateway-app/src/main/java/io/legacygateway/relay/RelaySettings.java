@@ -40,6 +40,7 @@ import java.util.stream.Collectors;
  * @param retention    how long published rows are kept before they are deleted; {@code null} when off
  * @param attemptLog   whether every attempt is recorded in {@code gateway_outbox_attempt} (the reconciliation's facts)
  * @param domain       the business table whose rows must each have an intent in this outbox, {@code null} when unknown
+ * @param wakeUp       what runs a cycle besides the timer
  */
 public record RelaySettings(String relay, String dataSource, TableName table, Map<String, String> columns,
                             String pendingStatus, String publishedStatus, String failedStatus,
@@ -47,7 +48,7 @@ public record RelaySettings(String relay, String dataSource, TableName table, Ma
                             Duration pollInterval, Duration maxBackoff, MarkMode markMode, String stateDataSource,
                             ZeroWriteReader.StartFrom startFrom, Duration settleTime, ZoneId naiveTimestampZone,
                             RetryPolicy retry, FailedRowPolicy failedRowPolicy, Duration retention,
-                            boolean attemptLog, DomainTable domain) {
+                            boolean attemptLog, DomainTable domain, WakeUp wakeUp) {
 
     /**
      * The business table behind an outbox (as with trigger capture): a row of it whose key has no outbox row with
@@ -60,7 +61,18 @@ public record RelaySettings(String relay, String dataSource, TableName table, Ma
     public RelaySettings withDomain(DomainTable stored) {
         return new RelaySettings(relay, dataSource, table, columns, pendingStatus, publishedStatus, failedStatus,
                 payloadFormat, destination, source, batchSize, pollInterval, maxBackoff, markMode, stateDataSource,
-                startFrom, settleTime, naiveTimestampZone, retry, failedRowPolicy, retention, attemptLog, stored);
+                startFrom, settleTime, naiveTimestampZone, retry, failedRowPolicy, retention, attemptLog, stored, wakeUp);
+    }
+
+    /** What runs a cycle besides the timer at {@code pollInterval}, which keeps running as the safety net. */
+    public enum WakeUp {
+        /** Nothing: rows are claimed at the next poll. */
+        NONE,
+        /**
+         * PostgreSQL: the relay listens on its table's channel ({@code triggers --notify} installs the trigger that
+         * signals it) and runs a cycle as soon as a notification arrives.
+         */
+        NOTIFY
     }
 
     /** What a FAILED row means for the later rows of its aggregate. */
@@ -116,7 +128,10 @@ public record RelaySettings(String relay, String dataSource, TableName table, Ma
                 + " DUAL_WRITE_GAP_OBSERVED. Needs rows that stay (STATUS or TIMESTAMP mode, retention off)"),
         DOMAIN_KEY_COLUMN("domainKeyColumn", "id", "Key column of domainTable; its value as text is the intent's"
                 + " aggregate id"),
-        DOMAIN_AGGREGATE_TYPE("domainAggregateType", "", "Aggregate type of domainTable's intents; empty: any");
+        DOMAIN_AGGREGATE_TYPE("domainAggregateType", "", "Aggregate type of domainTable's intents; empty: any"),
+        WAKE_UP("wakeUp", "NONE", "NONE (rows are claimed at the next poll) or NOTIFY (PostgreSQL: listen on channel"
+                + " gw_outbox_<table>, signalled by the trigger of triggers --notify, and run a cycle as soon as a"
+                + " notification arrives; polling at pollInterval stays the safety net)");
 
         private final String key;
         private final String defaultValue;
@@ -267,7 +282,7 @@ public record RelaySettings(String relay, String dataSource, TableName table, Ma
                 destination, source.isBlank() ? defaultSource : source, batchSize,
                 p.duration(Parameter.POLL_INTERVAL), p.duration(Parameter.MAX_BACKOFF), markMode,
                 stateDataSource, startFrom, settleTime, zone, new RetryPolicy(maxAttempts, retryBackoff,
-                maxRetryBackoff), policy, retention, attemptLog, domain);
+                maxRetryBackoff), policy, retention, attemptLog, domain, p.choice(Parameter.WAKE_UP, WakeUp.class));
     }
 
     private static String status(TemplateParameters p, Parameter parameter) {

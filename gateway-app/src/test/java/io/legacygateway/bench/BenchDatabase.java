@@ -12,6 +12,7 @@ import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.springframework.jdbc.datasource.DriverManagerDataSource;
 
@@ -134,6 +135,16 @@ enum BenchDatabase {
         c.setAutoCommit(false);
         c.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
         return c;
+    }
+
+    /** Runs statements (DDL) in one transaction. */
+    void execute(List<String> statements) throws SQLException {
+        try (Connection c = connect(); Statement s = c.createStatement()) {
+            for (String sql : statements) {
+                s.execute(sql);
+            }
+            c.commit();
+        }
     }
 
     /**

@@ -142,7 +142,7 @@ final class BenchedGateway implements AutoCloseable {
      * Adds (and so starts) a relay route from the application's {@code outbox-relay} template: its timer polls at
      * {@code pollInterval} (the template's default unless given with {@code --relay-param}); returns its route id.
      */
-    String startRelay(String name, String queue, int batch) throws Exception {
+    String startRelay(String name, String queue, int batch, Map<String, String> extra) throws Exception {
         CamelContext camel = app.getBean(CamelContext.class);
         String routeId = OutboxRelayTemplate.ROUTE_PREFIX + name;
         TemplatedRouteBuilder builder = TemplatedRouteBuilder.builder(camel, OutboxRelayTemplate.TEMPLATE)
@@ -152,8 +152,15 @@ final class BenchedGateway implements AutoCloseable {
                 .parameter("destination", "queue:" + queue)
                 .parameter("batchSize", String.valueOf(batch));
         relayParameters.forEach(builder::parameter);
+        extra.forEach(builder::parameter);
         builder.add();
         return routeId;
+    }
+
+    /** Relay cycles run so far by the relay of that name (its {@code gateway.outbox.cycle} timer). */
+    long cycles(String relay) {
+        return app.getBean(io.micrometer.core.instrument.MeterRegistry.class)
+                .timer("gateway.outbox.cycle", "relay", relay).count();
     }
 
     void stopRoute(String routeId) throws Exception {

@@ -1,5 +1,9 @@
 package io.legacygateway.bench;
 
+import io.legacygateway.adapters.capture.CaptureTriggers;
+import io.legacygateway.adapters.capture.NotifyTrigger;
+import io.legacygateway.adapters.sql.TableName;
+import io.legacygateway.relay.RelaySettings;
 import io.legacygateway.testsupport.StandaloneArtemis;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -243,12 +247,48 @@ public final class Benchmark {
 
     // ---------------------------------------------------------------- latency
 
+    /** One latency line of the relay: its route parameters, and whether the outbox's notify trigger is installed. */
+    private record LatencyLine(String label, Map<String, String> parameters, boolean trigger) {
+    }
+
+    /**
+     * The relay by polling (at the configured or default pollInterval, and at 100 ms) and, on PostgreSQL, woken by
+     * NOTIFY (the trigger of {@code triggers --notify} installed for the line), and polling at 100 ms with the trigger
+     * installed but nobody listening (what the trigger alone costs the writers); then the inbox.
+     */
     private void latency(BenchDatabase db, BenchedGateway gateway) throws Exception {
         db.prefillOutbox(0, 0, false);
-        String q = queue();
-        report.note(db.id + ": " + Latency.relay(db, gateway, cf, q, options.batches.get(0), options.rate,
-                options.seconds));
-        queues.destroy(q);
+        String poll = options.relayParameters.getOrDefault("pollInterval",
+                RelaySettings.Parameter.POLL_INTERVAL.defaultValue());
+        List<LatencyLine> lines = new java.util.ArrayList<>();
+        lines.add(new LatencyLine("polling, pollInterval " + poll, Map.of(), false));
+        if (!poll.equals("100ms")) {
+            lines.add(new LatencyLine("polling, pollInterval 100ms", Map.of("pollInterval", "100ms"), false));
+        }
+        CaptureTriggers.Ddl notify = NotifyTrigger.offered(db.dialect)
+                ? NotifyTrigger.generate(db.dialect, new TableName(null, "outbox")) : null;
+        if (notify != null) {
+            lines.add(new LatencyLine("wakeUp NOTIFY, pollInterval " + poll, Map.of("wakeUp", "NOTIFY"), true));
+            lines.add(new LatencyLine("polling, pollInterval 100ms, notify trigger installed, nobody listening",
+                    Map.of("pollInterval", "100ms"), true));
+        }
+        int n = 0;
+        for (LatencyLine line : lines) {
+            if (line.trigger()) {
+                db.execute(notify.install());
+            }
+            String q = queue();
+            try {
+                report.note(db.id + ": " + line.label() + ": " + Latency.relay(db, gateway, cf, q,
+                        options.batches.get(0), options.rate, options.seconds, "latency-" + db.id + "-" + (++n),
+                        line.parameters()));
+            } finally {
+                queues.destroy(q);
+                if (line.trigger()) {
+                    db.execute(notify.remove());
+                }
+            }
+        }
         db.resetInbox();
         String q2 = queue();
         report.note(db.id + ": " + Latency.inbox(db, gateway, cf, q2, options.rate, options.seconds));
@@ -336,9 +376,11 @@ public final class Benchmark {
                                  PostgreSQL: add a partial index holding only PENDING rows, CREATE INDEX ... ON outbox
                                  (seq) WHERE status = 'PENDING' (MariaDB has no partial index: ignored there)
                   --latency      instead of the throughput lines: rows written at --rate per second (default 1000)
-                                 for --seconds (default 30), through the gateway's relay route (its timer, its
-                                 pollInterval), printing commit -> on the queue p50/p99/max; then messages sent at the
-                                 same rate to a gateway inbox (4 sessions), printing stored -> effect p50/p99/max
+                                 for --seconds (default 30), through the gateway's relay route (its timer), printing
+                                 commit -> on the queue p50/p99/max and the idle claims/s, for pollInterval as given
+                                 (default 1s), for 100ms, and on PostgreSQL for wakeUp NOTIFY (trigger installed for
+                                 the line); then messages sent at the same rate to a gateway inbox (4 sessions),
+                                 printing stored -> effect p50/p99/max. About 3 minutes per database
                   --relay-param, --inbox-param
                                  extra route parameters for the gateway's relays and inbox consumers
                 """;

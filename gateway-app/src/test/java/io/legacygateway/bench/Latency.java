@@ -41,6 +41,9 @@ import java.util.concurrent.locks.LockSupport;
 final class Latency {
 
     private static final int WRITERS = 4;
+    /** Persistent sends wait for the broker's journal: more threads keep the inbox's senders at the rate. */
+    private static final int SENDERS = 8;
+    private static final Duration IDLE = Duration.ofSeconds(10);
     private static final Duration DRAIN = Duration.ofMinutes(2);
 
     private Latency() {
@@ -58,9 +61,15 @@ final class Latency {
                 count);
     }
 
-    /** Relay: commit of an outbox row → its message on the queue. */
+    /**
+     * Relay: commit of an outbox row → its message on the queue; then the relay's cycles per second while the table
+     * is idle (each is one claim statement in a transaction of its own).
+     *
+     * @param name  the relay's name (unique in the run)
+     * @param extra route parameters of this line, after {@code --relay-param}'s
+     */
     static String relay(BenchDatabase db, BenchedGateway gateway, ConnectionFactory cf, String queue, int batch,
-                        int rate, int seconds) throws Exception {
+                        int rate, int seconds, String name, Map<String, String> extra) throws Exception {
         Map<String, Long> committed = new ConcurrentHashMap<>();
         int total = rate * seconds;
         long[] latencies = new long[total];
@@ -83,11 +92,13 @@ final class Latency {
                 }
             });
             c.start();
-            String route = gateway.startRelay("latency-" + db.id, queue, batch);
+            String route = gateway.startRelay(name, queue, batch, extra);
             try {
                 // the route's first cycles (connections, JIT) are not part of the steady state
                 db.prefillOutbox(0, 20, false);
                 awaitZero(db);
+                long cyclesBefore = gateway.cycles(name);
+                long writeStart = System.nanoTime();
                 double achieved = paced(rate, total, (connection, i) -> {
                     String id = UUID.randomUUID().toString();
                     PreparedStatement p = connection.prepareStatement("INSERT INTO outbox (id, aggregate_type,"
@@ -104,10 +115,15 @@ final class Latency {
                     p.close();
                     connection.commit();
                     committed.put(id, System.nanoTime());
-                }, db);
+                }, db, WRITERS);
+                double busy = (gateway.cycles(name) - cyclesBefore) / ((System.nanoTime() - writeStart) / 1e9);
                 awaitCount(received, total);
-                return String.format("relay at %,d/s for %d s (written at %,.0f/s), commit → on the queue: %s",
-                        rate, seconds, achieved, percentiles(latencies, Math.min(received.get(), total), 1e6));
+                String figures = percentiles(latencies, Math.min(received.get(), total), 1e6);
+                long cycles = gateway.cycles(name);
+                Thread.sleep(IDLE.toMillis()); // the idle cost is the cycles counted over this pause
+                double idle = (gateway.cycles(name) - cycles) / (double) IDLE.toSeconds();
+                return String.format("relay at %,d/s for %d s (written at %,.0f/s), commit → on the queue: %s; cycles"
+                        + " while writing: %.0f/s; idle: %.1f claims/s", rate, seconds, achieved, figures, busy, idle);
             } finally {
                 gateway.stopRoute(route);
             }
@@ -132,23 +148,34 @@ final class Latency {
             int warmUp = 20;
             Envelopes.fillQueue(cf, queue, warmUp);
             awaitApplied(db, warmUp);
-            ThreadLocal<Session> sessions = ThreadLocal.withInitial(() -> {
-                try {
-                    return jms.createSession(false, Session.AUTO_ACKNOWLEDGE);
-                } catch (JMSException e) {
-                    throw new IllegalStateException(e);
-                }
-            });
+            // one session and producer per sender thread, as an application keeps them
+            Map<Thread, MessageProducer> producers = new ConcurrentHashMap<>();
+            Map<Thread, Session> sessions = new ConcurrentHashMap<>();
             double achieved = paced(rate, total, (connection, i) -> {
-                Session s = sessions.get();
-                try (MessageProducer p = s.createProducer(s.createQueue(queue))) {
-                    p.setDeliveryMode(DeliveryMode.PERSISTENT);
-                    String id = UUID.randomUUID().toString();
-                    p.send(Envelopes.message(s, id, "AccountCredited", "order-" + (i % BenchDatabase.AGGREGATES),
-                            Instant.now(), 1, "Account", Envelopes.payload(i), "bench"));
-                    sent.put(id, Instant.now());
-                }
-            }, null);
+                Session s = sessions.computeIfAbsent(Thread.currentThread(), t -> {
+                    try {
+                        return jms.createSession(false, Session.AUTO_ACKNOWLEDGE);
+                    } catch (JMSException e) {
+                        throw new IllegalStateException(e);
+                    }
+                });
+                MessageProducer p = producers.computeIfAbsent(Thread.currentThread(), t -> {
+                    try {
+                        MessageProducer created = s.createProducer(s.createQueue(queue));
+                        created.setDeliveryMode(DeliveryMode.PERSISTENT);
+                        return created;
+                    } catch (JMSException e) {
+                        throw new IllegalStateException(e);
+                    }
+                });
+                String id = UUID.randomUUID().toString();
+                p.send(Envelopes.message(s, id, "AccountCredited", "order-" + (i % BenchDatabase.AGGREGATES),
+                        Instant.now(), 1, "Account", Envelopes.payload(i), "bench"));
+                sent.put(id, Instant.now());
+            }, null, SENDERS);
+            for (Session s : sessions.values()) {
+                s.close();
+            }
             awaitApplied(db, warmUp + total);
             long[] micros = new long[total];
             int n = 0;
@@ -174,16 +201,16 @@ final class Latency {
     }
 
     /**
-     * Runs {@code total} writes spread over {@link #WRITERS} threads, write {@code i} not before {@code i / rate}
+     * Runs {@code total} writes spread over {@code threads} threads, write {@code i} not before {@code i / rate}
      * seconds after the start (a writer that falls behind writes at once); returns the rate achieved.
      */
-    private static double paced(int rate, int total, Write write, BenchDatabase db) throws Exception {
-        ExecutorService pool = Executors.newFixedThreadPool(WRITERS);
+    private static double paced(int rate, int total, Write write, BenchDatabase db, int threads) throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
         AtomicInteger next = new AtomicInteger();
         long start = System.nanoTime();
         try {
             List<Future<?>> writers = new ArrayList<>();
-            for (int w = 0; w < WRITERS; w++) {
+            for (int w = 0; w < threads; w++) {
                 writers.add(pool.submit(() -> {
                     try (Connection c = db == null ? null : db.connect()) {
                         for (int i = next.getAndIncrement(); i < total; i = next.getAndIncrement()) {

@@ -37,6 +37,7 @@ class RelaySettingsTest {
         assertThat(s.retry()).isEqualTo(new RetryPolicy(5, Duration.ofSeconds(10), Duration.ofHours(1)));
         assertThat(s.failedRowPolicy()).isEqualTo(RelaySettings.FailedRowPolicy.CONTINUE);
         assertThat(s.retention()).as("off").isNull();
+        assertThat(s.wakeUp()).isEqualTo(RelaySettings.WakeUp.NONE);
     }
 
     @Test
@@ -98,7 +99,8 @@ class RelaySettingsTest {
             "stateDataSource|other|parameter 'stateDataSource': only markMode ZERO_WRITE may keep its state in another",
             "startFrom|YESTERDAY|parameter 'startFrom': 'YESTERDAY' is not one of [BEGINNING, NOW]",
             "settleTime|50ms|parameter 'settleTime': 50 ms is below 200 ms",
-            "naiveTimestampZone|Mars/Olympus|parameter 'naiveTimestampZone': 'Mars/Olympus' is not a time zone"
+            "naiveTimestampZone|Mars/Olympus|parameter 'naiveTimestampZone': 'Mars/Olympus' is not a time zone",
+            "wakeUp|LISTEN|parameter 'wakeUp': 'LISTEN' is not one of [NONE, NOTIFY]"
     })
     void aBadParameterFailsNamingIt(String key, String value, String message) {
         Map<String, Object> p = valid();

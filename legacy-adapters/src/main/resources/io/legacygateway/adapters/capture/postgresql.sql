@@ -80,3 +80,22 @@ SELECT pg_catalog.has_schema_privilege(?::name, ?::text, ?::text)
 
 -- name: capture.grants.member
 SELECT pg_catalog.pg_has_role(?::name, ?::name, 'MEMBER')
+
+-- Wake-up of relays (triggers --notify): a statement-level AFTER INSERT trigger on an outbox table that signals the
+-- channel given as its argument. PostgreSQL delivers the notification at commit, folds identical notifications of one
+-- transaction into one, and drops it with a rollback; a relay with wakeUp NOTIFY listens on the channel. The one
+-- function serves every outbox (the channel is the trigger's argument, a literal the generator validated).
+-- name: notify.function
+CREATE OR REPLACE FUNCTION {function}() RETURNS trigger LANGUAGE plpgsql
+  SET search_path = pg_catalog, pg_temp AS $gw_notify$
+BEGIN
+  PERFORM pg_notify(TG_ARGV[0], '');
+  RETURN NULL;
+END
+$gw_notify$
+
+-- name: notify.trigger
+CREATE TRIGGER {trigger} AFTER INSERT ON {outbox} FOR EACH STATEMENT EXECUTE FUNCTION {function}({channel})
+
+-- name: notify.dropTrigger
+DROP TRIGGER IF EXISTS {trigger} ON {outbox}

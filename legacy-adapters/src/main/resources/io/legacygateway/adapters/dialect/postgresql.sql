@@ -64,3 +64,11 @@ CREATE INDEX {index} ON {table} ({order}) WHERE {publishedAt} IS NULL
 
 -- name: advice.pendingIndex.delete
 CREATE INDEX {index} ON {table} ({order})
+
+-- Relay wake-up (wakeUp NOTIFY): the relay's listening connection subscribes to the channel the outbox's notify
+-- trigger signals ({channel} is a quoted identifier derived from the table, see NotifyTrigger.channel).
+-- name: wakeUp.listen
+LISTEN {channel}
+
+-- name: wakeUp.unlisten
+UNLISTEN *
