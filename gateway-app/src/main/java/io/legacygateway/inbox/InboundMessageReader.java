@@ -60,7 +60,9 @@ final class InboundMessageReader {
             if (s == null) {
                 throw new DeadLetterException(DeadLetterReason.MALFORMED_ENVELOPE, "empty body");
             }
-            if (s.length() > maxPayloadBytes || utf8Length(s) > maxPayloadBytes) {
+            // UTF-8 takes at most 3 bytes per UTF-16 char: a short text needs no count
+            if (s.length() > maxPayloadBytes
+                    || (s.length() * 3L > maxPayloadBytes && utf8Length(s) > maxPayloadBytes)) {
                 throw tooLarge(utf8Length(s));
             }
             return s;

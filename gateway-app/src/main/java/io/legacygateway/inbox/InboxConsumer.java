@@ -183,9 +183,11 @@ public final class InboxConsumer implements Processor {
             int size = batch.limit > 0 ? batch.limit : batch.pending.size();
             batch.limit = 0;
             List<Delivery> chunk = batch.pending.subList(0, size);
+            boolean oneByOne = batch.oneByOne;
             List<InboxGuard.Result> results;
             try {
-                results = transaction.record(() -> guard.applyAll(chunk.stream().map(Delivery::inbound).toList()));
+                results = transaction.record(() -> guard.applyAll(chunk.stream().map(Delivery::inbound).toList(),
+                        oneByOne));
             } catch (RuntimeException e) {
                 isolate(session, batch, chunk, e);
                 continue;
@@ -233,7 +235,7 @@ public final class InboxConsumer implements Processor {
      * message, decided for it alone (dead-lettered on its last allowed delivery, else thrown: the session rolls back);
      * a failure of a later message, the messages before it retried as a batch first, so that it heads the next
      * transaction and its failure is its own; a failure of no particular message (the multi-row insert, the commit),
-     * the chunk halved until it is.
+     * the chunk halved until it is; a failure of a JDBC batch of effects, the same chunk again with each effect alone.
      */
     private void isolate(Session session, Batch batch, List<Delivery> chunk, RuntimeException e) throws JMSException {
         int at = e instanceof InboxGuard.BatchFailure f ? f.index() : -1;
@@ -246,6 +248,12 @@ public final class InboxConsumer implements Processor {
             throw new TargetDatabaseUnavailableException("inbox database of '" + name() + "' unreachable: "
                     + FailureClassifier.describe(failure), failure);
         }
+        if (e instanceof InboxGuard.BatchFailure f && f.statementBatch()) {
+            // which message's statement failed is not known: the same chunk again, each effect alone
+            batch.limit = chunk.size();
+            batch.oneByOne = true;
+            return;
+        }
         if (at < 0 && chunk.size() > 1) {
             batch.limit = chunk.size() / 2;
             return;
@@ -255,6 +263,7 @@ public final class InboxConsumer implements Processor {
             return;
         }
         Delivery failed = chunk.remove(Math.max(at, 0));
+        batch.oneByOne = false; // the failing message is found: the rest goes back to JDBC batches
         if (failure instanceof DeadLetterException dead) {
             deadLetter(session, failed.message(), dead.reason(), dead.getMessage(), dead.getCause(), failed.delivery());
         } else if (failed.delivery() >= maxDeliveryAttempts) {
@@ -280,6 +289,8 @@ public final class InboxConsumer implements Processor {
         final List<Delivery> pending = new ArrayList<>();
         /** How many of {@code pending} the next transaction takes; 0: all. */
         int limit;
+        /** Transactions run each effect alone, not as a JDBC batch, until the message that failed one is found. */
+        boolean oneByOne;
         int size;
     }
 

@@ -61,9 +61,10 @@ public class InboxConsumerFactory implements DisposableBean {
         this.hooks = List.copyOf(hooks);
     }
 
-    /** A connection factory for one consumer route (consumer window 0); closed with the application. */
-    public ConnectionFactory connectionFactory() {
-        ConnectionFactory cf = ConsumerConnectionFactory.create(applicationConnectionFactory);
+    /** A connection factory for one consumer route (its {@code consumerWindowSize}); closed with the application. */
+    public ConnectionFactory connectionFactory(InboxSettings settings) {
+        ConnectionFactory cf = ConsumerConnectionFactory.create(applicationConnectionFactory,
+                settings.consumerWindowSize());
         connectionFactories.add(cf);
         return cf;
     }
@@ -137,8 +138,8 @@ public class InboxConsumerFactory implements DisposableBean {
         consumers.add(consumer);
         listeners.forEach(l -> l.accept(consumer));
         log.info("Inbox consumer '{}': queue {} -> {} {} (accept {}, {} session(s), dead letters to {} after {} "
-                        + "deliveries, batches of up to {} within {}{}){}", c, s.queue(), dialect.id(), inbox,
-                s.accept(), s.concurrentConsumers(), deadLetters.deadLetterQueue(), attempts, s.batchSize(), DurationText.format(s.batchWait()),
+                        + "deliveries, batches of up to {} within {}, consumer window {} bytes{}){}", c, s.queue(), dialect.id(), inbox,
+                s.accept(), s.concurrentConsumers(), deadLetters.deadLetterQueue(), attempts, s.batchSize(), DurationText.format(s.batchWait()), s.consumerWindowSize(),
                 s.sequence() == null ? "" : ", sequence gate on " + s.sequence(),
                 dialect.testedHere() ? "" : " [dialect NOT tested by this project]");
         return consumer;

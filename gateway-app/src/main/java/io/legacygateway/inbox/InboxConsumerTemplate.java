@@ -26,7 +26,7 @@ import org.apache.camel.model.errorhandler.DefaultErrorHandlerDefinition;
  * route gets is the listener's own, the one that acknowledges, so a dead-letter copy commits with the acknowledgement,
  * and no connection is opened per message. {@code CACHE_CONSUMER} keeps the connection, the sessions and their
  * consumers for the route's lifetime, which keeps message groups (one aggregate per consumer) stable; the consumer
- * window is 0 ({@link ConsumerConnectionFactory}). The listener container is {@link InboxListenerContainers}' (every
+ * window is {@code consumerWindowSize} ({@link ConsumerConnectionFactory}). The listener container is {@link InboxListenerContainers}' (every
  * rollback counted).
  *
  * <p>Batches ({@code batchSize}, {@code batchWait}): camel-jms makes one exchange per message and commits the session
@@ -72,7 +72,7 @@ public class InboxConsumerTemplate extends RouteBuilder {
         }
         template
                 .templateBean("inboxConsumer", InboxConsumer.class, this::consumer)
-                .templateBean("inboxConnectionFactory", ConnectionFactory.class, rtc -> factory.connectionFactory())
+                .templateBean("inboxConnectionFactory", ConnectionFactory.class, rtc -> factory.connectionFactory(consumer(rtc).settings()))
                 .templateBean("inboxListenerContainers", MessageListenerContainerFactory.class,
                         rtc -> factory.listenerContainers(consumer(rtc)))
                 .templateBean("inboxErrorHandler", DefaultErrorHandlerDefinition.class,

@@ -67,14 +67,28 @@ final class InboxGuard {
      */
     static final class BatchFailure extends RuntimeException {
         private final int index;
+        private final boolean statementBatch;
 
         BatchFailure(int index, RuntimeException cause) {
+            this(index, cause, false);
+        }
+
+        BatchFailure(int index, RuntimeException cause, boolean statementBatch) {
             super(cause.getMessage(), cause);
             this.index = index;
+            this.statementBatch = statementBatch;
         }
 
         int index() {
             return index;
+        }
+
+        /**
+         * The effects of several messages ran as one JDBC batch and it failed: {@link #index} is the first of them,
+         * not necessarily the one that failed. Applying the same messages one by one tells which.
+         */
+        boolean statementBatch() {
+            return statementBatch;
         }
 
         RuntimeException failure() {
@@ -88,11 +102,15 @@ final class InboxGuard {
      * the commit. A message whose id was recorded before, or that came earlier in the same batch, is a duplicate: its
      * effect is not applied. The result of message {@code i} is at position {@code i}.
      *
+     * <p>Without the sequence gate, consecutive messages whose type's only effect is the same SQL statement run it as
+     * one JDBC batch, in their order ({@link SqlEffect#applyAll}); {@code oneByOne} runs every effect alone (after a
+     * failed JDBC batch, to find the message that failed).
+     *
      * @throws BatchFailure wrapping any failure inside the transaction ({@link DeadLetterException}, database or
      *                      effect failure) with the failing message's position; the transaction is rolled back
      * @throws RuntimeException a failure of the transaction itself (begin, commit), for no particular message
      */
-    List<Result> applyAll(List<InboundMessage> messages) {
+    List<Result> applyAll(List<InboundMessage> messages, boolean oneByOne) {
         return Objects.requireNonNull(transaction.execute(status -> {
             int at = -1;
             try {
@@ -112,14 +130,65 @@ final class InboxGuard {
                         results.add(new Result(InboxOutcome.DUPLICATE, 0));
                         continue;
                     }
-                    results.add(gated ? gate(message) : applyEffect(envelope));
-                    hooks.forEach(h -> h.beforeDatabaseCommit(consumer, envelope));
+                    SqlEffect statement = gated || oneByOne ? null : onlyStatement(envelope);
+                    if (statement == null) {
+                        results.add(gated ? gate(message) : applyEffect(envelope));
+                        hooks.forEach(h -> h.beforeDatabaseCommit(consumer, envelope));
+                        continue;
+                    }
+                    // this message and the next first deliveries with the same single statement: one JDBC batch
+                    List<Integer> run = new ArrayList<>();
+                    run.add(at);
+                    for (int next = at + 1; next < messages.size(); next++) {
+                        EventEnvelope e = messages.get(next).envelope();
+                        if (recorded.contains(e.id()) && !applied.contains(e.id()) && onlyStatement(e) == statement) {
+                            applied.add(e.id());
+                            run.add(next);
+                        } else {
+                            break;
+                        }
+                    }
+                    applyRun(statement, messages, run);
+                    for (int i : run) {
+                        at = i;
+                        results.add(new Result(InboxOutcome.APPLIED, 0));
+                        EventEnvelope e = messages.get(i).envelope();
+                        hooks.forEach(h -> h.beforeDatabaseCommit(consumer, e));
+                    }
                 }
                 return results;
+            } catch (BatchFailure e) {
+                throw e;
             } catch (RuntimeException e) {
                 throw new BatchFailure(at, e);
             }
         }));
+    }
+
+    /** The effect of a message when it is exactly one SQL statement, else {@code null}. */
+    private SqlEffect onlyStatement(EventEnvelope envelope) {
+        List<InboxEffect> list = effects.get(envelope.type());
+        return list != null && list.size() == 1 && list.get(0) instanceof SqlEffect sql ? sql : null;
+    }
+
+    /** The effects of {@code run} (positions in {@code messages}) as one JDBC batch, or alone when it is one. */
+    private void applyRun(SqlEffect statement, List<InboundMessage> messages, List<Integer> run) {
+        if (run.size() == 1) {
+            try {
+                applyEffect(messages.get(run.get(0)).envelope());
+            } catch (RuntimeException e) {
+                throw new BatchFailure(run.get(0), e);
+            }
+            return;
+        }
+        try {
+            statement.applyAll(run.stream().map(i -> messages.get(i).envelope()).toList());
+        } catch (SqlEffect.BatchFailure f) {
+            RuntimeException failure = f.failure() instanceof BusinessRuleViolationException b
+                    ? new DeadLetterException(DeadLetterReason.BUSINESS_RULE, b.getMessage(), b) : f.failure();
+            throw f.index() < 0 ? new BatchFailure(run.get(0), failure, true)
+                    : new BatchFailure(run.get(f.index()), failure);
+        }
     }
 
     private Result applyEffect(EventEnvelope envelope) {

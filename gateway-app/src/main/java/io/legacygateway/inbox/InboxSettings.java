@@ -27,15 +27,21 @@ import java.util.regex.Pattern;
  * @param sequence            path of the aggregate sequence in the envelope (sequence gate), {@code null} when off
  * @param batchSize           most messages received on one JMS session and applied in one database transaction
  * @param batchWait           longest wait, from a batch's first message, for more messages to fill the batch
+ * @param consumerWindowSize  bytes of messages the broker may send ahead to each session's consumer (0: one message
+ *                            per receive, each a round trip)
  */
 public record InboxSettings(String consumer, String dataSource, QueueName queue, AcceptedTypes accept,
                             Map<String, Effect> effects, boolean requireRows, TableName inboxTable,
                             int maxPayloadBytes, int concurrentConsumers, Integer maxDeliveryAttempts,
                             Duration maxBackoff, String sequence, TableName sequenceTable, TableName parkedTable,
-                            int batchSize, Duration batchWait) {
+                            int batchSize, Duration batchWait, int consumerWindowSize) {
 
     /** Longest {@code batchWait}: a batch holds its messages unacknowledged while it waits. */
     static final Duration MAX_BATCH_WAIT = Duration.ofSeconds(1);
+    /** {@code consumerWindowSize} when not given and {@code batchSize} is more than 1: about 170 messages of 1.5 KiB. */
+    static final int DEFAULT_BATCH_WINDOW = 256 * 1024;
+    /** Largest {@code consumerWindowSize}: what a session may hold unacknowledged beyond its batch stays bounded. */
+    static final int MAX_CONSUMER_WINDOW = 16 * 1024 * 1024;
 
     /** Template parameters, with their defaults and descriptions (the README's table shows the same text). */
     public enum Parameter implements TemplateParameters.Parameter {
@@ -55,7 +61,8 @@ public record InboxSettings(String consumer, String dataSource, QueueName queue,
         SEQUENCE_TABLE("sequenceTable", "inbox_sequence", "Sequence gate: last applied sequence per aggregate and consumer"),
         PARKED_TABLE("parkedTable", "inbox_parked", "Sequence gate: messages that arrived ahead of their turn"),
         BATCH_SIZE("batchSize", "100", "Most messages received in one transacted JMS session and applied in one database transaction (1-1000; 1: one message per transaction)"),
-        BATCH_WAIT("batchWait", "10ms", "Longest wait, from a batch's first message, for more messages to fill it (at most 1s); messages already queued never wait");
+        BATCH_WAIT("batchWait", "10ms", "Longest wait, from a batch's first message, for more messages to fill it (at most 1s); messages already queued never wait"),
+        CONSUMER_WINDOW_SIZE("consumerWindowSize", "", "Bytes of messages the broker sends ahead to each session, buffered in the gateway (0-16777216; 0: one message per receive, a round trip each); default 262144, 0 with batchSize 1. A gateway crash counts one delivery attempt for each buffered message");
 
         private final String key;
         private final String defaultValue;
@@ -175,6 +182,7 @@ public record InboxSettings(String consumer, String dataSource, QueueName queue,
         int concurrent = p.integer(Parameter.CONCURRENT_CONSUMERS, 1, 64);
         Integer attempts = p.value(Parameter.MAX_DELIVERY_ATTEMPTS).isBlank() ? null
                 : p.integer(Parameter.MAX_DELIVERY_ATTEMPTS, 1, 1000);
+        int batchSize = p.integer(Parameter.BATCH_SIZE, 1, 1000);
         String sequence = blankToNull(p.value(Parameter.SEQUENCE));
         if (sequence != null && !PATH.matcher(sequence).matches()) {
             throw new IllegalArgumentException(label(consumer, "sequence") + ": '" + sequence
@@ -185,7 +193,9 @@ public record InboxSettings(String consumer, String dataSource, QueueName queue,
                 concurrent, attempts, p.duration(Parameter.MAX_BACKOFF), sequence,
                 TableName.parse(label(consumer, "sequenceTable"), p.value(Parameter.SEQUENCE_TABLE)),
                 TableName.parse(label(consumer, "parkedTable"), p.value(Parameter.PARKED_TABLE)),
-                p.integer(Parameter.BATCH_SIZE, 1, 1000), batchWait(consumer, p.duration(Parameter.BATCH_WAIT)));
+                batchSize, batchWait(consumer, p.duration(Parameter.BATCH_WAIT)),
+                p.value(Parameter.CONSUMER_WINDOW_SIZE).isBlank() ? (batchSize == 1 ? 0 : DEFAULT_BATCH_WINDOW)
+                        : p.integer(Parameter.CONSUMER_WINDOW_SIZE, 0, MAX_CONSUMER_WINDOW));
     }
 
     private static Duration batchWait(String consumer, Duration wait) {

@@ -21,8 +21,8 @@ import org.springframework.test.context.ActiveProfiles;
  * The batch: messages queued before the consumer starts are received on one JMS session and applied in one database
  * transaction (one multi-row inbox insert), acknowledged by one JMS commit; and every guarantee of one message per
  * transaction holds inside a batch: the same id twice in one batch is applied once, a poison message is dead-lettered
- * alone on its first delivery while the rest is applied once, and the messages of one aggregate are applied in their
- * order.
+ * alone on its first delivery while the rest is applied once, a statement that fails inside the JDBC batch of the
+ * effects is found and decided for alone, and the messages of one aggregate are applied in their order.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.NONE)
 @ActiveProfiles("test")
@@ -137,6 +137,39 @@ abstract class InboxBatchTest extends InboxTestSupport {
                     customer)).as(customer).isEqualTo(expected);
         }
         assertThat(counter("gateway.inbox.rollbacks", consumer)).isZero();
+    }
+
+    /**
+     * The effects of a batch run as one JDBC batch; when one statement of it fails (the driver does not say which), the
+     * same messages are applied again one by one to find it; that message alone is decided for.
+     */
+    @Test
+    void aStatementFailingInsideTheJdbcBatchOfEffectsIsFoundOneByOneAndTheRestAppliedOnce() throws Exception {
+        String queue = unique("it.batch-statement");
+        String consumer = unique("wallet");
+        List<EventEnvelope> events = new ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            // effect_log.amount is DECIMAL(12,2): 10^11 overflows it, in the statement, on both databases
+            events.add(orderCreated(i % 2 == 0 ? "alice" : "bob", i == 4 ? "100000000000" : "1"));
+        }
+        send(queue, events.toArray(EventEnvelope[]::new));
+        startConsumer(consumer, queue, Map.of("maxDeliveryAttempts", "1"));
+
+        Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> deadLetters(queue).size() == 1
+                && counter("gateway.inbox.applied", consumer) == 9);
+        Message dead = deadLetters(queue).get(0);
+        assertThat(property(dead, "ce_id")).isEqualTo(events.get(4).id());
+        assertThat(property(dead, DeadLetters.REASON_CLASS)).isEqualTo("RETRIES_EXHAUSTED");
+        assertThat(dead.getIntProperty(DeadLetters.DELIVERY_COUNT)).as("first delivery").isEqualTo(1);
+        for (int i = 0; i < events.size(); i++) {
+            assertThat(effects(events.get(i).id())).as("event " + i).isEqualTo(i == 4 ? 0 : 1);
+        }
+        assertThat(inboxRows(consumer)).isEqualTo(9);
+        assertThat(counter("gateway.inbox.rollbacks", consumer)).as("nothing went back to the broker").isZero();
+        // the JDBC batch fails, no statement named; one by one, the fifth fails; the four before it commit; one by one,
+        // the fifth fails alone (dead-lettered); the last five commit as a JDBC batch again
+        assertThat(transactions(consumer)).isEqualTo(5);
+        Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> count(queue) == 0);
     }
 
     private long transactions(String consumer) {

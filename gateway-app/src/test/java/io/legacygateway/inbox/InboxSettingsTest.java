@@ -37,12 +37,25 @@ class InboxSettingsTest {
         assertThat(s.sequence()).isNull();
         assertThat(s.batchSize()).isEqualTo(100);
         assertThat(s.batchWait()).isEqualTo(Duration.ofMillis(10));
+        assertThat(s.consumerWindowSize()).as("with batches").isEqualTo(256 * 1024);
         assertThat(s.accept().accepts("OrderPaid", 2)).isTrue();
         assertThat(s.accept().accepts("OrderPaid", 3)).isFalse();
         assertThat(s.effects().get("OrderCreated")).isEqualTo(new InboxSettings.Effect(
                 "UPDATE w SET n = n + 1 WHERE id = :subject", null, "effectSql", "effectEndpoint"));
         assertThat(s.effects().get("OrderPaid").endpoint()).isEqualTo("direct:paid");
         assertThat(s.queue()).isEqualTo(new InboxSettings.QueueName("orders.events", "orders.events"));
+    }
+
+    @Test
+    void theConsumerWindowIsZeroWithBatchesOfOneUnlessGiven() {
+        Map<String, Object> p = valid();
+        p.put("batchSize", "1");
+        assertThat(parse(p).consumerWindowSize()).as("one message at a time, as before batches").isZero();
+        p.put("consumerWindowSize", "65536");
+        assertThat(parse(p).consumerWindowSize()).isEqualTo(65536);
+        p.put("batchSize", "100");
+        p.put("consumerWindowSize", "0");
+        assertThat(parse(p).consumerWindowSize()).isZero();
     }
 
     @Test
@@ -68,6 +81,8 @@ class InboxSettingsTest {
         assertError(Map.of("batchSize", "1001"), "parameter 'batchSize': 1001 is outside");
         assertError(Map.of("batchWait", "0s"), "parameter 'batchWait'");
         assertError(Map.of("batchWait", "2s"), "parameter 'batchWait': 2s is longer than 1s");
+        assertError(Map.of("consumerWindowSize", "-1"), "parameter 'consumerWindowSize': -1 is outside");
+        assertError(Map.of("consumerWindowSize", "16777217"), "parameter 'consumerWindowSize': 16777217 is outside");
         Map<String, Object> noEffect = valid();
         noEffect.remove("effectSql");
         assertThatThrownBy(() -> parse(noEffect)).hasMessageContaining("parameter 'effectSql'")
