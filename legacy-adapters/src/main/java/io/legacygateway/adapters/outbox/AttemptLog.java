@@ -59,6 +59,8 @@ public final class AttemptLog {
 
     public static final String TABLE = "gateway_outbox_attempt";
     private static final int DETAIL = 2000;
+    /** Rows per insert statement: 9 binds each, 1,800 in all, under SQL Server's 2,100 parameters per statement. */
+    private static final int INSERT_ROWS = 200;
 
     /** What the relay learned from the broker about one row's attempt. */
     public enum Observation {
@@ -153,17 +155,33 @@ public final class AttemptLog {
     }
 
     /**
-     * Records a cycle's attempts before anything is sent, and commits them: one multi-row insert in a transaction of
-     * its own (the only attempt-log write before the broker), after the unwritten finish of the previous cycle, if
-     * any. If it fails, neither is written and the finish stays unwritten.
+     * Records a cycle's attempts before anything is sent, and commits them: multi-row inserts (200 rows per statement)
+     * in a transaction of its own, the only attempt-log write before the broker, after the unwritten finish of the
+     * previous cycle, if any. If it fails, neither is written and the finish stays unwritten.
      */
     public synchronized void attempted(String cycle, List<Attempt> attempts, Instant at) {
         if (attempts.isEmpty()) {
             return;
         }
+        Object time = time(at);
+        Finish previous = unwritten;
+        write(() -> {
+            if (flushedByCycle) {
+                noFlushWait();
+            }
+            if (previous != null) {
+                previous.write();
+            }
+            for (int from = 0; from < attempts.size(); from += INSERT_ROWS) {
+                insert(cycle, attempts.subList(from, Math.min(attempts.size(), from + INSERT_ROWS)), time);
+            }
+        });
+        unwritten = null;
+    }
+
+    private void insert(String cycle, List<Attempt> attempts, Object time) {
         String sql = insertSql.computeIfAbsent(attempts.size(), n -> sql("attempt.insertRows",
                 Map.of("rows", String.join(", ", Collections.nCopies(n, "(?, ?, ?, ?, ?, ?, ?, ?, ?)")))));
-        Object time = time(at);
         Object[] binds = new Object[attempts.size() * 9];
         int i = 0;
         for (Attempt a : attempts) {
@@ -177,17 +195,7 @@ public final class AttemptLog {
             binds[i++] = a.observation().name();
             binds[i++] = RejectionLog.truncate(a.detail(), DETAIL);
         }
-        Finish previous = unwritten;
-        write(() -> {
-            if (flushedByCycle) {
-                noFlushWait();
-            }
-            if (previous != null) {
-                previous.write();
-            }
-            jdbc.update(sql, binds);
-        });
-        unwritten = null;
+        jdbc.update(sql, binds);
     }
 
     /**
