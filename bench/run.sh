@@ -5,7 +5,7 @@
 # gateway runs inside the bench JVM) and each gateway figure as a ratio to its ceiling.
 # See gateway-app/src/test/java/io/legacygateway/bench/Benchmark and README "Benchmarks".
 #
-# Usage: bench/run.sh [--db postgres|mariadb|both] [--rows N] [--batch N] [--messages N] [--quick] [--only ...]
+# Usage: bench/run.sh [--db postgres|mariadb|both] [--rows N] [--batch N[,N...]] [--messages N] [--quick] [--only ...]
 #        bench/run.sh --help
 # Needs: PostgreSQL on 127.0.0.1:5432 (user postgres, trust, database test) for --db postgres, MariaDB on
 # 127.0.0.1:3306 (root, empty password, database test) for --db mariadb, both by default; Java 17 and Maven.

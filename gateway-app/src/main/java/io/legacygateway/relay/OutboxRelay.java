@@ -53,10 +53,12 @@ import org.springframework.transaction.support.TransactionTemplate;
  *       reason and not claimed again ({@link OutboxSource#mark}); its event, already on the broker, stays there.</li>
  *   <li>The cycle runs in one transaction of the source's datasource: the legacy database in the modes that mark
  *       rows, the state datasource in ZERO_WRITE mode (whose position then moves only with a confirmed batch).</li>
- *   <li>With an {@link AttemptLog}, every attempt is recorded before its batch goes to the broker, and once the
- *       cycle's transaction ended the broker's answer with what the mark did, each write in a transaction of its own:
+ *   <li>With an {@link AttemptLog}, every attempt is recorded and committed before its batch goes to the broker, and
+ *       once the cycle's transaction ended the broker's answer with what the mark did, in transactions of their own:
  *       a cycle that rolls back or dies leaves its attempts behind as evidence (the reconciliation report's facts; a
- *       cycle that dies leaves them SENT/NONE, "may have been delivered").</li>
+ *       cycle that dies leaves them SENT/NONE, "may have been delivered"). The finish of a committed cycle is written
+ *       with the next cycle's attempts (one log transaction per cycle), or when the drain ends or the relay closes;
+ *       a process killed in between leaves that cycle SENT/NONE too.</li>
  * </ul>
  * Not guaranteed: order between rows whose transactions commit out of insertion order, except in ZERO_WRITE mode,
  * which publishes by commit horizon (see the README).
@@ -232,6 +234,7 @@ public final class OutboxRelay implements Processor, AutoCloseable {
         } finally {
             cycles.unlock();
         }
+        flushAttempts(); // no next cycle's insert carries the last finish: the relay goes idle
         return total;
     }
 
@@ -368,6 +371,13 @@ public final class OutboxRelay implements Processor, AutoCloseable {
         }
     }
 
+    /** Writes the attempt log's unwritten finish; a failure leaves it SENT/NONE (see {@link #evidence}). */
+    private void flushAttempts() {
+        if (attempts != null) {
+            evidence(attempts::flush, "(last)");
+        }
+    }
+
     private boolean blocksAggregate() {
         return settings.failedRowPolicy() == RelaySettings.FailedRowPolicy.BLOCK_AGGREGATE;
     }
@@ -456,6 +466,7 @@ public final class OutboxRelay implements Processor, AutoCloseable {
 
     @Override
     public void close() {
+        flushAttempts();
         publisher.close();
     }
 

@@ -136,11 +136,12 @@ public class OutboxRelayFactory implements DisposableBean {
                     + " time of publication; map publishedAtColumn (markMode " + s.markMode() + ") or set"
                     + " retention: off");
         }
+        String txName = s.markMode() == MarkMode.ZERO_WRITE ? s.stateDataSource() : s.dataSource();
+        // on the cycle's own datasource, the cycle's mark commit flushes the log's insert before it (AttemptLog)
         AttemptLog attempts = s.attemptLog()
                 ? new AttemptLog(stateDataSource, dataSources.transactionManager(s.stateDataSource()), stateDialect,
-                        s.relay(), instance, label.apply("attemptLog"))
+                        s.relay(), instance, label.apply("attemptLog"), txName.equals(s.stateDataSource()))
                 : null;
-        String txName = s.markMode() == MarkMode.ZERO_WRITE ? s.stateDataSource() : s.dataSource();
         TransactionTemplate tx = new TransactionTemplate(dataSources.transactionManager(txName));
         // read committed: the ordering check must see what other relays committed after this claim
         tx.setIsolationLevel(TransactionDefinition.ISOLATION_READ_COMMITTED);

@@ -94,7 +94,7 @@ public record RelaySettings(String relay, String dataSource, TableName table, Ma
         PENDING_STATUS("pendingStatus", "PENDING", "Status value of rows waiting to be published"),
         PUBLISHED_STATUS("publishedStatus", "PUBLISHED", "Status value written after the broker confirmed the row"),
         FAILED_STATUS("failedStatus", "FAILED", "Status value of rows parked with their reason"),
-        BATCH_SIZE("batchSize", "100", "Rows per claim and per broker transaction (1-1000)"),
+        BATCH_SIZE("batchSize", "500", "Rows per claim and per broker transaction (1-1000)"),
         POLL_INTERVAL("pollInterval", "1s", "Pause between polls once the table is drained"),
         MAX_BACKOFF("maxBackoff", "30s", "Longest pause between attempts while the broker or database fails"),
         MARK_MODE("markMode", "STATUS", "How published rows are recorded: STATUS (status column), TIMESTAMP (processed-at"

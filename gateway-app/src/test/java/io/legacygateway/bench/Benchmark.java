@@ -358,13 +358,13 @@ public final class Benchmark {
         Map<String, String> inboxParameters = new LinkedHashMap<>();
 
         static final String USAGE = """
-                bench/run.sh [--db postgres|mariadb|both] [--rows N] [--batch N] [--messages N] [--quick]
+                bench/run.sh [--db postgres|mariadb|both] [--rows N] [--batch N[,N...]] [--messages N] [--quick]
                              [--only relay,inbox,backlog] [--backlog PENDING/TABLE] [--no-analyze]
                              [--repeat N] [--pending-index] [--relay-param name=value]... [--inbox-param name=value]...
                 bench/run.sh --latency [--rate N] [--seconds N] [--db ...] [--relay-param pollInterval=100ms]
                   --db           database(s) to measure (default both)
                   --rows         outbox rows per relay line (default 100000; --quick 10000)
-                  --batch        one batch size instead of 100 and 500
+                  --batch        batch sizes instead of 100 and 500 (e.g. 100 or 100,250,500)
                   --messages     messages per inbox line (default 20000; --quick 2000)
                   --backlog      pending rows and table size of the backlog lines (default 100000/1000000;
                                  --quick 10000/100000)
@@ -406,7 +406,8 @@ public final class Benchmark {
                                 : List.of(BenchDatabase.parse(v));
                     }
                     case "--rows" -> o.rows = positive(value(args, ++i, a), a);
-                    case "--batch" -> o.batches = List.of(positive(value(args, ++i, a), a));
+                    case "--batch" -> o.batches = java.util.Arrays.stream(value(args, ++i, a).split(","))
+                            .map(v -> positive(v, a)).toList();
                     case "--messages" -> o.messages = positive(value(args, ++i, a), a);
                     case "--backlog" -> {
                         String[] v = value(args, ++i, a).split("/");

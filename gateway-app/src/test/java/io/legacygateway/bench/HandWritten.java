@@ -66,8 +66,7 @@ final class HandWritten {
 
         /** Runs the claim ({@code FOR UPDATE SKIP LOCKED}, at most {@code batch} rows in outbox order). */
         int claim(PreparedStatement claim, int batch) throws SQLException {
-            claim.setString(1, "PENDING");
-            claim.setInt(2, batch);
+            claim.setInt(1, batch);
             n = 0;
             try (ResultSet r = claim.executeQuery()) {
                 while (r.next()) {

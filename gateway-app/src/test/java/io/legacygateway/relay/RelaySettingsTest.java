@@ -25,7 +25,7 @@ class RelaySettingsTest {
         RelaySettings s = RelaySettings.parse(valid(), "urn:x", "legacy");
         assertThat(s.dataSource()).isEqualTo("legacy");
         assertThat(s.table().table()).isEqualTo("outbox");
-        assertThat(s.batchSize()).isEqualTo(100);
+        assertThat(s.batchSize()).isEqualTo(500);
         assertThat(s.pollInterval()).isEqualTo(Duration.ofSeconds(1));
         assertThat(s.maxBackoff()).isEqualTo(Duration.ofSeconds(30));
         assertThat(s.source()).isEqualTo("urn:x");

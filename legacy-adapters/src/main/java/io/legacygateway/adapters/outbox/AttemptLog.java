@@ -8,7 +8,6 @@ import java.sql.SQLException;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -27,12 +26,30 @@ import org.springframework.transaction.support.TransactionTemplate;
  * to publish, the attempt, what the broker answered (the publish observation) and what the cycle's mark did (the mark
  * state). The reconciliation report derives attempt numbers, duplicate-delivery candidates and stuck intents from it.
  *
- * <p>Every write runs in a transaction of its own ({@code REQUIRES_NEW}), never in the relay's cycle, two per cycle:
- * the attempts are recorded (one multi-row insert) before the batch goes to the broker, and stay recorded when the
- * cycle then rolls back or the process dies between publish and mark, which is exactly the evidence a reconciliation
- * needs; once the cycle's transaction ended, the broker's answer and the mark state are written together
- * ({@link #finished}). An attempt whose answer or mark was never recorded reads as {@link Observation#SENT} /
- * {@link MarkState#NONE}: it may have reached the broker.
+ * <p>Every write runs in a transaction of its own ({@code REQUIRES_NEW}), never in the relay's cycle, one per cycle in
+ * the steady state: the attempts are recorded (one multi-row insert) and committed before the batch goes to the
+ * broker, and stay recorded when the cycle then rolls back or the process dies between publish and mark, which is
+ * exactly the evidence a reconciliation needs. The broker's answer and the mark state of a committed cycle
+ * ({@link #finished}) are kept in memory and written in the transaction of the next cycle's insert, before that
+ * insert; when no next cycle follows (the relay goes idle, stops, or fails) {@link #flush} writes them, and every
+ * reader of this log flushes first. A rolled-back cycle's finish is written at once. An attempt whose answer or mark
+ * was never recorded (the process died before its finish was written) reads as {@link Observation#SENT} /
+ * {@link MarkState#NONE}: it may have reached the broker; a relay killed between two cycles therefore leaves the last
+ * committed cycle SENT/NONE, as if it had died before its mark.
+ *
+ * <p>Durability of the insert when the relay's cycle commits on the same datasource ({@code flushedByCycle}) and the
+ * dialect allows it (PostgreSQL): the log's transaction commits without waiting for its WAL flush. What survives:
+ * <ul>
+ *   <li>the relay process killed (kill -9) at any point: every attempt is on record, the commit having returned (the
+ *       database server holds it; only its own crash can lose an unflushed commit);</li>
+ *   <li>a crash of the database: the cycle's mark commits after the insert and waits for its flush, which writes the
+ *       whole log up to it, so every attempt of a cycle whose mark committed is on record. Only the attempts of a cycle
+ *       whose mark was lost with them can be lost (within PostgreSQL's {@code wal_writer_delay}, 3 x 200 ms at
+ *       most): their rows are still pending and are published again; the broker drops the copies it holds, which
+ *       the relay then records as {@link Observation#DUPLICATE} (no record of sending) instead of a resend after a
+ *       crash.</li>
+ * </ul>
+ * On another datasource, or another database, every insert waits for its flush.
  *
  * <p>Not guaranteed: a record of attempts the process made while this table could not be written (the first write
  * failing fails the cycle before anything is sent; later writes failing are logged by the caller and leave the
@@ -42,6 +59,8 @@ public final class AttemptLog {
 
     public static final String TABLE = "gateway_outbox_attempt";
     private static final int DETAIL = 2000;
+    /** Rows per insert statement: 9 binds each, 1,800 in all, under SQL Server's 2,100 parameters per statement. */
+    private static final int INSERT_ROWS = 200;
 
     /** What the relay learned from the broker about one row's attempt. */
     public enum Observation {
@@ -102,16 +121,21 @@ public final class AttemptLog {
     private final String instance;
     private final String table;
     private final ColumnKind timeKind;
+    /** Whether the insert may commit without waiting for its log flush (see the class comment). */
+    private final boolean flushedByCycle;
     /** The multi-row insert by number of rows: a full batch always renders (and the driver prepares) the same text. */
     private final Map<Integer, String> insertSql = new ConcurrentHashMap<>();
+    /** The finish of the last committed cycle, not yet written (see the class comment); guarded by {@code this}. */
+    private Finish unwritten;
 
     /**
      * @param transactions the state datasource's transaction manager (writes suspend any transaction of the caller)
      * @param property     the parameter that chose the datasource, named when the table is missing
+     * @param flushedByCycle the relay's cycle commits on this same datasource, after each insert
      * @throws IllegalArgumentException naming the property when the table does not exist
      */
     public AttemptLog(DataSource dataSource, PlatformTransactionManager transactions, Dialect dialect, String relay,
-                      String instance, String property) {
+                      String instance, String property, boolean flushedByCycle) {
         TableInspector.Table stored = TableInspector.inspect(dataSource, dialect, new TableName(null, TABLE), property
                 + " (the gateway's attempt log " + TABLE + ", created by initialize-schema or "
                 + dialect.ddlResource("relay-state.sql") + "; or set attemptLog: false)");
@@ -123,6 +147,7 @@ public final class AttemptLog {
         this.instance = instance;
         this.table = dialect.quote(stored.name());
         this.timeKind = stored.column("attempted_at").flatMap(ColumnKind::of).orElse(ColumnKind.TIMESTAMP_TZ);
+        this.flushedByCycle = flushedByCycle;
     }
 
     public String relay() {
@@ -130,23 +155,47 @@ public final class AttemptLog {
     }
 
     /**
-     * Records a cycle's attempts before anything is sent, and commits them: one multi-row insert in a transaction of
-     * its own (the only attempt-log write before the broker).
+     * Records a cycle's attempts before anything is sent, and commits them: multi-row inserts (200 rows per statement)
+     * in a transaction of its own, the only attempt-log write before the broker, after the unwritten finish of the
+     * previous cycle, if any. If it fails, neither is written and the finish stays unwritten.
      */
-    public void attempted(String cycle, List<Attempt> attempts, Instant at) {
+    public synchronized void attempted(String cycle, List<Attempt> attempts, Instant at) {
         if (attempts.isEmpty()) {
             return;
         }
+        Object time = time(at);
+        Finish previous = unwritten;
+        write(() -> {
+            if (flushedByCycle) {
+                noFlushWait();
+            }
+            if (previous != null) {
+                previous.write();
+            }
+            for (int from = 0; from < attempts.size(); from += INSERT_ROWS) {
+                insert(cycle, attempts.subList(from, Math.min(attempts.size(), from + INSERT_ROWS)), time);
+            }
+        });
+        unwritten = null;
+    }
+
+    private void insert(String cycle, List<Attempt> attempts, Object time) {
         String sql = insertSql.computeIfAbsent(attempts.size(), n -> sql("attempt.insertRows",
                 Map.of("rows", String.join(", ", Collections.nCopies(n, "(?, ?, ?, ?, ?, ?, ?, ?, ?)")))));
-        Object time = time(at);
-        List<Object> binds = new ArrayList<>(attempts.size() * 9);
+        Object[] binds = new Object[attempts.size() * 9];
+        int i = 0;
         for (Attempt a : attempts) {
-            binds.addAll(Arrays.asList(relay, cycle, a.row().keyText(), RejectionLog.truncate(a.row().eventId(), 255),
-                    aggregateKey(a.row()), time, instance, a.observation().name(),
-                    RejectionLog.truncate(a.detail(), DETAIL)));
+            binds[i++] = relay;
+            binds[i++] = cycle;
+            binds[i++] = a.row().keyText();
+            binds[i++] = RejectionLog.truncate(a.row().eventId(), 255);
+            binds[i++] = aggregateKey(a.row());
+            binds[i++] = time;
+            binds[i++] = instance;
+            binds[i++] = a.observation().name();
+            binds[i++] = RejectionLog.truncate(a.detail(), DETAIL);
         }
-        write(() -> jdbc.update(sql, binds.toArray()));
+        jdbc.update(sql, binds);
     }
 
     /**
@@ -158,19 +207,68 @@ public final class AttemptLog {
     }
 
     /**
-     * After the cycle's transaction ended: the broker's answer and what the mark did, in one transaction of its own
-     * (one update of the cycle's rows, plus one per row with an answer or a parking of its own, which are rare). In a
-     * committed cycle confirmed rows become published, charged ones retry, {@code parked} rows FAILED; in a rolled
-     * back one every row without a mark state becomes ROLLED_BACK. A process that dies before this leaves the cycle's
-     * attempts SENT/NONE: they may have been delivered. Where the dialect allows it (PostgreSQL), this transaction
-     * does not wait for its log flush: a crash of the database can lose the last finish, which then reads SENT/NONE,
-     * as a crash of the relay at that point would; the next insert's flush makes every earlier finish durable.
+     * After the cycle's transaction ended: the broker's answer and what the mark did (one update of the cycle's rows,
+     * plus one per row with an answer or a parking of its own, which are rare). In a committed cycle confirmed rows
+     * become published, charged ones retry, {@code parked} rows FAILED: kept until the next cycle's insert or
+     * {@link #flush} writes it. In a rolled back one every row without a mark state becomes ROLLED_BACK, written at
+     * once in a transaction of its own (with any unwritten finish). A process that dies before the finish is written
+     * leaves the cycle's attempts SENT/NONE: they may have been delivered.
      */
-    public void finished(String cycle, Answer answer, boolean committed, Collection<String> parked) {
+    public synchronized void finished(String cycle, Answer answer, boolean committed, Collection<String> parked) {
+        Finish f = new Finish(cycle, answer, committed, List.copyOf(parked));
+        if (committed && unwritten == null) {
+            unwritten = f;
+            return;
+        }
+        Finish previous = unwritten;
         write(() -> {
-            if (dialect.has("attempt.finish.noFlushWait")) {
-                jdbc.execute(sql("attempt.finish.noFlushWait", Map.of()));
+            noFlushWait();
+            if (previous != null) {
+                previous.write();
             }
+            f.write();
+        });
+        unwritten = null;
+    }
+
+    /**
+     * Writes the unwritten finish of the last committed cycle, if any, in a transaction of its own. Where the dialect
+     * allows it (PostgreSQL), this transaction does not wait for its log flush: a crash of the database can lose it,
+     * which then reads SENT/NONE, as a crash of the relay before it would; the next insert's flush makes it durable.
+     */
+    public synchronized void flush() {
+        Finish f = unwritten;
+        if (f == null) {
+            return;
+        }
+        write(() -> {
+            noFlushWait();
+            f.write();
+        });
+        unwritten = null;
+    }
+
+    private void noFlushWait() {
+        if (dialect.has("attempt.finish.noFlushWait")) {
+            jdbc.execute(sql("attempt.finish.noFlushWait", Map.of()));
+        }
+    }
+
+    /** A cycle's finish: its statements, run in the caller's transaction. */
+    private final class Finish {
+        private final String cycle;
+        private final Answer answer;
+        private final boolean committed;
+        private final List<String> parked;
+
+        Finish(String cycle, Answer answer, boolean committed, List<String> parked) {
+            this.cycle = cycle;
+            this.answer = answer;
+            this.committed = committed;
+            this.parked = parked;
+        }
+
+        void write() {
             if (!answer.byRowKey().isEmpty()) {
                 jdbc.batchUpdate(sql("attempt.observeRow", Map.of()), answer.byRowKey().entrySet().stream()
                         .map(e -> new Object[] {e.getValue().observation().name(),
@@ -187,7 +285,7 @@ public final class AttemptLog {
                 jdbc.batchUpdate(sql("attempt.markRow", Map.of()), parked.stream()
                         .map(k -> new Object[] {MarkState.FAILED.name(), cycle, k}).toList());
             }
-        });
+        }
     }
 
     /** What a committed cycle's mark did with a row of this observation (as attempt.finishCommitted's CASE). */
@@ -201,6 +299,7 @@ public final class AttemptLog {
 
     /** The attempts at these rows (keys as text), oldest first, by row key. */
     public Map<String, List<Entry>> attempts(Collection<String> rowKeys) {
+        flush();
         Map<String, List<Entry>> found = new LinkedHashMap<>();
         for (List<String> chunk : RejectionLog.chunks(rowKeys)) {
             List<Object> binds = new ArrayList<>();
@@ -246,6 +345,7 @@ public final class AttemptLog {
     }
 
     private List<String> firstColumn(String sql, int limit, Object... binds) {
+        flush();
         JdbcTemplate bounded = new JdbcTemplate(Objects.requireNonNull(jdbc.getDataSource()));
         bounded.setMaxRows(limit);
         return own.execute(s -> bounded.query(sql, (rs, n) -> rs.getString(1), binds));

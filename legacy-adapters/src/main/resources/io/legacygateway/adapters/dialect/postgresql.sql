@@ -41,8 +41,9 @@ INSERT INTO {table} (message_id, consumer_name, processed_at) VALUES :rows ON CO
 INSERT INTO {table} (consumer_name, aggregate_key, last_sequence) VALUES (:consumer, :aggregate, 0) ON CONFLICT DO NOTHING
 
 -- name: attempt.finish.noFlushWait
--- The attempt log's finish (AttemptLog.finished) commits without waiting for its WAL flush: a lost finish reads as
--- SENT/NONE ("may have been delivered"), and the next cycle's insert, which does wait, flushes it.
+-- An attempt-log transaction commits without waiting for its WAL flush: a finish written alone (AttemptLog.flush;
+-- a lost one reads as SENT/NONE, "may have been delivered"), and the insert when the relay's cycle commits on the same
+-- database after it, that commit's flush then covering the insert (AttemptLog's class comment says what survives).
 SET LOCAL synchronous_commit = off
 
 -- relay explain (OutboxExplain): the plan of a rendered statement, with example binds; nothing is executed.

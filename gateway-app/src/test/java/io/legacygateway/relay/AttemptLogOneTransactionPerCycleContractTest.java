@@ -1,0 +1,67 @@
+package io.legacygateway.relay;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.legacygateway.adapters.outbox.AttemptLog;
+import io.legacygateway.testsupport.RelayFaults;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.test.context.ActiveProfiles;
+
+/**
+ * The attempt log writes one transaction per cycle: the finish of a committed cycle (broker answer, mark state) is
+ * written with the next cycle's attempts, before that cycle's batch goes to the broker, or when the drain ends. Read
+ * from the table itself (the log's own readers flush first), which is what a process killed at that moment leaves.
+ */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.NONE)
+@ActiveProfiles("test")
+abstract class AttemptLogOneTransactionPerCycleContractTest extends RelayTestSupport {
+
+    /** observation/mark state of each attempt at this event, oldest first. */
+    private List<String> logged(String eventId) {
+        return rows.jdbc().queryForList("SELECT observation, mark_state FROM " + AttemptLog.TABLE
+                + " WHERE event_id = ? ORDER BY id", eventId).stream()
+                .map(r -> String.valueOf(r.values().toArray()[0]).strip() + "/"
+                        + String.valueOf(r.values().toArray()[1]).strip()).toList();
+    }
+
+    @Test
+    void killedAfterTheNextCyclesInsertLeavesThePreviousCycleFinishedAndOnlyTheRunningOneSentNone() {
+        String name = unique("log-fold");
+        String first = rows.insert("order-1", "OrderConfirmed", "{\"n\":1}");
+        String second = rows.insert("order-2", "OrderConfirmed", "{\"n\":2}");
+        Map<String, List<String>> seen = new HashMap<>();
+        RelayCycleHook window = (relay, published) -> {
+            if (published.get(0).eventId().equals(second)) { // cycle 2, broker confirmed, not marked: a kill here
+                seen.put("first", logged(first));
+                seen.put("second", logged(second));
+                throw new RelayFaults.SimulatedCrash(relay);
+            }
+        };
+        Map<String, Object> p = new HashMap<>(Map.of("relay", name, "dataSource", "legacy", "table", "outbox",
+                "destination", "queue:" + unique("it.log"), "batchSize", "1", "payloadFormat", "JSON",
+                "pendingStatus", "PENDING", "publishedStatus", "PUBLISHED", "failedStatus", "FAILED"));
+        OutboxRelay relay = factory.create(p, List.of(window));
+        assertThat(drain(relay)).isEqualTo(1);
+
+        assertThat(seen.get("first")).as("cycle 1's finish went with cycle 2's insert").containsExactly(
+                "CONFIRMED/PUBLISHED");
+        assertThat(seen.get("second")).as("the running cycle: may have been delivered").containsExactly("SENT/NONE");
+        assertThat(logged(second)).as("the drain's failure wrote the rolled-back finish")
+                .containsExactly("CONFIRMED/ROLLED_BACK");
+        assertThat(rows.status(first)).isEqualTo("PUBLISHED");
+        assertThat(rows.status(second)).isEqualTo("PENDING");
+    }
+
+    @Test
+    void theLastCommittedCyclesFinishIsWrittenWhenTheDrainEnds() {
+        String name = unique("log-idle");
+        String id = rows.insert("order-3", "OrderConfirmed", "{\"n\":3}");
+        OutboxRelay relay = relay(name, "queue:" + unique("it.log"), Map.of());
+        assertThat(drain(relay)).isEqualTo(1);
+        assertThat(logged(id)).containsExactly("CONFIRMED/PUBLISHED");
+    }
+}
