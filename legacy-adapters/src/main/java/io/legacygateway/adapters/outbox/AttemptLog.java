@@ -3,11 +3,14 @@ package io.legacygateway.adapters.outbox;
 import io.legacygateway.adapters.sql.Dialect;
 import io.legacygateway.adapters.sql.TableInspector;
 import io.legacygateway.adapters.sql.TableName;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Types;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -16,6 +19,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import javax.sql.DataSource;
+import org.springframework.jdbc.core.ConnectionCallback;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.TransactionDefinition;
@@ -184,24 +188,23 @@ public final class AttemptLog {
             return;
         }
         Object time = time(at);
-        Finish previous = unwritten;
-        write(() -> {
-            if (flushedByCycle) {
-                noFlushWait();
-            }
-            if (previous != null) {
-                previous.write();
-            }
-            for (int from = 0; from < attempts.size(); from += INSERT_ROWS) {
-                insert(cycle, attempts.subList(from, Math.min(attempts.size(), from + INSERT_ROWS)), time);
-            }
-        });
+        List<Statement> statements = new ArrayList<>();
+        if (flushedByCycle) {
+            noFlushWait(statements);
+        }
+        if (unwritten != null) {
+            unwritten.statements(statements);
+        }
+        for (int from = 0; from < attempts.size(); from += INSERT_ROWS) {
+            statements.add(insert(cycle, attempts.subList(from, Math.min(attempts.size(), from + INSERT_ROWS)), time));
+        }
+        write(statements);
         unwritten = null;
         lastCycle = cycle;
         lastTime = time;
     }
 
-    private void insert(String cycle, List<Attempt> attempts, Object time) {
+    private Statement insert(String cycle, List<Attempt> attempts, Object time) {
         String sql = insertSql.computeIfAbsent(attempts.size(), n -> sql("attempt.insertRows",
                 Map.of("rows", String.join(", ", Collections.nCopies(n, "(?, ?, ?, ?, ?, ?, ?, ?, ?)")))));
         Object[] binds = new Object[attempts.size() * 9];
@@ -217,7 +220,7 @@ public final class AttemptLog {
             binds[i++] = a.observation().name();
             binds[i++] = RejectionLog.truncate(a.detail(), DETAIL);
         }
-        jdbc.update(sql, binds);
+        return new Statement(sql, binds);
     }
 
     /**
@@ -246,14 +249,13 @@ public final class AttemptLog {
             unwritten = f;
             return;
         }
-        Finish previous = unwritten;
-        write(() -> {
-            noFlushWait();
-            if (previous != null) {
-                previous.write();
-            }
-            f.write();
-        });
+        List<Statement> statements = new ArrayList<>();
+        noFlushWait(statements);
+        if (unwritten != null) {
+            unwritten.statements(statements);
+        }
+        f.statements(statements);
+        write(statements);
         unwritten = null;
     }
 
@@ -267,20 +269,24 @@ public final class AttemptLog {
         if (f == null) {
             return;
         }
-        write(() -> {
-            noFlushWait();
-            f.write();
-        });
+        List<Statement> statements = new ArrayList<>();
+        noFlushWait(statements);
+        f.statements(statements);
+        write(statements);
         unwritten = null;
     }
 
-    private void noFlushWait() {
+    private void noFlushWait(List<Statement> statements) {
         if (dialect.has("attempt.finish.noFlushWait")) {
-            jdbc.execute(sql("attempt.finish.noFlushWait", Map.of()));
+            statements.add(new Statement(sql("attempt.finish.noFlushWait", Map.of())));
         }
     }
 
-    /** A cycle's finish: its statements, run in the caller's transaction. */
+    /** One statement of a log transaction. */
+    private record Statement(String sql, Object... binds) {
+    }
+
+    /** A cycle's finish: its statements. */
     private final class Finish {
         private final String cycle;
         private final Object time;
@@ -296,18 +302,15 @@ public final class AttemptLog {
             this.parked = parked;
         }
 
-        void write() {
-            if (!answer.byRowKey().isEmpty()) {
-                jdbc.batchUpdate(sql("attempt.observeRow", Map.of()), answer.byRowKey().entrySet().stream()
-                        .map(e -> new Object[] {e.getValue().observation().name(),
-                                RejectionLog.truncate(e.getValue().detail(), DETAIL), cycle, e.getKey()}).toList());
-            }
+        void statements(List<Statement> out) {
+            answer.byRowKey().forEach((key, a) -> out.add(new Statement(sql("attempt.observeRow", Map.of()),
+                    a.observation().name(), RejectionLog.truncate(a.detail(), DETAIL), cycle, key)));
             MarkState mark = committed ? markOf(answer.rest()) : MarkState.ROLLED_BACK;
-            jdbc.update(sql("attempt.finish", Map.of()), cycle, relay, answer.rest().name(), mark.name(),
-                    RejectionLog.truncate(answer.restDetail(), DETAIL), time);
-            if (committed && !parked.isEmpty()) {
-                jdbc.batchUpdate(sql("attempt.markRow", Map.of()), parked.stream()
-                        .map(k -> new Object[] {MarkState.FAILED.name(), cycle, k}).toList());
+            out.add(new Statement(sql("attempt.finish", Map.of()), cycle, relay, answer.rest().name(), mark.name(),
+                    RejectionLog.truncate(answer.restDetail(), DETAIL), time));
+            if (committed) {
+                parked.forEach(key -> out.add(new Statement(sql("attempt.markRow", Map.of()),
+                        MarkState.FAILED.name(), cycle, key)));
             }
         }
     }
@@ -386,8 +389,36 @@ public final class AttemptLog {
         return own.execute(s -> bounded.query(sql, (rs, n) -> rs.getString(1), binds));
     }
 
-    private void write(Runnable statements) {
-        own.executeWithoutResult(s -> statements.run());
+    /**
+     * Runs the statements in one transaction of its own, bound by hand (raw JDBC: the multi-row insert's binds are
+     * most of the log's work on the relay's thread). Where the driver sends statements joined by {@code ;} in one
+     * round trip (PostgreSQL: {@code attempt.joinStatements}), they go as one statement, so that a cycle's log
+     * transaction costs two round trips (statements, commit).
+     */
+    private void write(List<Statement> statements) {
+        List<Statement> run = statements;
+        if (statements.size() > 1 && dialect.has("attempt.joinStatements")) {
+            String separator = dialect.sql("attempt.joinStatements", Map.of()) + " ";
+            run = List.of(new Statement(String.join(separator, statements.stream().map(Statement::sql).toList()),
+                    statements.stream().flatMap(st -> Arrays.stream(st.binds())).toArray()));
+        }
+        List<Statement> all = run;
+        own.executeWithoutResult(s -> jdbc.execute((ConnectionCallback<Void>) c -> {
+            for (Statement st : all) {
+                try (PreparedStatement ps = c.prepareStatement(st.sql())) {
+                    Object[] binds = st.binds();
+                    for (int i = 0; i < binds.length; i++) {
+                        if (binds[i] == null) {
+                            ps.setNull(i + 1, Types.VARCHAR); // every nullable bind is text
+                        } else {
+                            ps.setObject(i + 1, binds[i]);
+                        }
+                    }
+                    ps.execute();
+                }
+            }
+            return null;
+        }));
     }
 
     private String sql(String name, Map<String, String> fragments) {
