@@ -43,7 +43,7 @@ import org.springframework.test.context.DynamicPropertyRegistry;
 abstract class InitializeSchemaCreatesOnlyWhatIsConfiguredContractTest {
 
     private static final Set<String> RELAY_TABLES = Set.of("gateway_outbox_position", "gateway_outbox_rejection",
-            "gateway_outbox_attempt");
+            "gateway_outbox_attempt", "gateway_outbox_cycle");
     private static final Set<String> INBOX_TABLES = Set.of("inbox", "inbox_sequence", "inbox_parked");
 
     @Autowired

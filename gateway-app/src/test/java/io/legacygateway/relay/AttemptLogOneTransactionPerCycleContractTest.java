@@ -14,7 +14,8 @@ import org.springframework.test.context.ActiveProfiles;
 /**
  * The attempt log writes one transaction per cycle: the finish of a committed cycle (broker answer, mark state) is
  * written with the next cycle's attempts, before that cycle's batch goes to the broker, or when the drain ends. Read
- * from the table itself (the log's own readers flush first), which is what a process killed at that moment leaves.
+ * from the tables themselves (the log's own readers flush first), which is what a process killed at that moment leaves
+ * (the events here are sent and take their cycle's answer).
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.NONE)
 @ActiveProfiles("test")
@@ -22,8 +23,11 @@ abstract class AttemptLogOneTransactionPerCycleContractTest extends RelayTestSup
 
     /** observation/mark state of each attempt at this event, oldest first. */
     private List<String> logged(String eventId) {
-        return rows.jdbc().queryForList("SELECT observation, mark_state FROM " + AttemptLog.TABLE
-                + " WHERE event_id = ? ORDER BY id", eventId).stream()
+        return rows.jdbc().queryForList("SELECT CASE WHEN a.observation = 'SENT' AND c.cycle_id IS NOT NULL"
+                + " THEN c.observation ELSE a.observation END, CASE WHEN a.mark_state <> 'NONE' THEN a.mark_state"
+                + " WHEN c.cycle_id IS NULL THEN 'NONE' ELSE c.mark_state END FROM " + AttemptLog.TABLE + " a LEFT JOIN "
+                + AttemptLog.CYCLES + " c ON c.cycle_id = a.cycle_id WHERE a.event_id = ? ORDER BY a.id", eventId)
+                .stream()
                 .map(r -> String.valueOf(r.values().toArray()[0]).strip() + "/"
                         + String.valueOf(r.values().toArray()[1]).strip()).toList();
     }

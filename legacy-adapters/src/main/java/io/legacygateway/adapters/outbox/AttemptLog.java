@@ -3,11 +3,14 @@ package io.legacygateway.adapters.outbox;
 import io.legacygateway.adapters.sql.Dialect;
 import io.legacygateway.adapters.sql.TableInspector;
 import io.legacygateway.adapters.sql.TableName;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Types;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -16,15 +19,23 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import javax.sql.DataSource;
+import org.springframework.jdbc.core.ConnectionCallback;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.TransactionDefinition;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
- * The facts of every relay attempt ({@value #TABLE}, DDL {@code ddl/<db>/relay-state.sql}): for each row a cycle tried
- * to publish, the attempt, what the broker answered (the publish observation) and what the cycle's mark did (the mark
- * state). The reconciliation report derives attempt numbers, duplicate-delivery candidates and stuck intents from it.
+ * The facts of every relay attempt ({@value #TABLE} and {@value #CYCLES}, DDL {@code ddl/<db>/relay-state.sql}): for
+ * each row a cycle tried to publish, the attempt, what the broker answered (the publish observation) and what the
+ * cycle's mark did (the mark state). The reconciliation report derives attempt numbers, duplicate-delivery candidates
+ * and stuck intents from it.
+ *
+ * <p>A cycle's finish is one row of {@value #CYCLES} (the answer and mark state of its attempts still SENT), not an
+ * update of its attempts; only an attempt whose answer or mark differs from its cycle's (refused, deferred, parked,
+ * ...) is updated. Every reader here reads an attempt's effective state ({@code attempt.effective}): its own values
+ * when set, else its cycle's; an attempt of a cycle without a finish row reads SENT/NONE. Rows written by a version
+ * that updated every attempt carry their finish themselves and read unchanged.
  *
  * <p>Every write runs in a transaction of its own ({@code REQUIRES_NEW}), never in the relay's cycle, one per cycle in
  * the steady state: the attempts are recorded (one multi-row insert) and committed before the batch goes to the
@@ -58,6 +69,8 @@ import org.springframework.transaction.support.TransactionTemplate;
 public final class AttemptLog {
 
     public static final String TABLE = "gateway_outbox_attempt";
+    /** One finish row per cycle (the broker's answer and the mark state of its attempts that have none of their own). */
+    public static final String CYCLES = "gateway_outbox_cycle";
     private static final int DETAIL = 2000;
     /** Rows per insert statement: 9 binds each, 1,800 in all, under SQL Server's 2,100 parameters per statement. */
     private static final int INSERT_ROWS = 200;
@@ -120,6 +133,9 @@ public final class AttemptLog {
     private final String relay;
     private final String instance;
     private final String table;
+    private final String cycles;
+    /** attempt.effective rendered: every attempt of the relay with its cycle's finish applied. */
+    private final String effective;
     private final ColumnKind timeKind;
     /** Whether the insert may commit without waiting for its log flush (see the class comment). */
     private final boolean flushedByCycle;
@@ -127,6 +143,9 @@ public final class AttemptLog {
     private final Map<Integer, String> insertSql = new ConcurrentHashMap<>();
     /** The finish of the last committed cycle, not yet written (see the class comment); guarded by {@code this}. */
     private Finish unwritten;
+    /** The last cycle whose attempts were recorded, and their time; guarded by {@code this}. */
+    private String lastCycle;
+    private Object lastTime;
 
     /**
      * @param transactions the state datasource's transaction manager (writes suspend any transaction of the caller)
@@ -136,9 +155,12 @@ public final class AttemptLog {
      */
     public AttemptLog(DataSource dataSource, PlatformTransactionManager transactions, Dialect dialect, String relay,
                       String instance, String property, boolean flushedByCycle) {
-        TableInspector.Table stored = TableInspector.inspect(dataSource, dialect, new TableName(null, TABLE), property
-                + " (the gateway's attempt log " + TABLE + ", created by initialize-schema or "
-                + dialect.ddlResource("relay-state.sql") + "; or set attemptLog: false)");
+        String missing = " (the gateway's attempt log " + TABLE + " and " + CYCLES + ", created by initialize-schema"
+                + " or " + dialect.ddlResource("relay-state.sql") + "; or set attemptLog: false)";
+        TableInspector.Table stored = TableInspector.inspect(dataSource, dialect, new TableName(null, TABLE),
+                property + missing);
+        TableInspector.Table cycleTable = TableInspector.inspect(dataSource, dialect, new TableName(null, CYCLES),
+                property + missing);
         this.jdbc = new JdbcTemplate(dataSource);
         this.own = new TransactionTemplate(transactions);
         own.setPropagationBehavior(TransactionDefinition.PROPAGATION_REQUIRES_NEW);
@@ -146,6 +168,8 @@ public final class AttemptLog {
         this.relay = relay;
         this.instance = instance;
         this.table = dialect.quote(stored.name());
+        this.cycles = dialect.quote(cycleTable.name());
+        this.effective = dialect.sql("attempt.effective", Map.of("attempts", table, "cycles", cycles));
         this.timeKind = stored.column("attempted_at").flatMap(ColumnKind::of).orElse(ColumnKind.TIMESTAMP_TZ);
         this.flushedByCycle = flushedByCycle;
     }
@@ -164,22 +188,23 @@ public final class AttemptLog {
             return;
         }
         Object time = time(at);
-        Finish previous = unwritten;
-        write(() -> {
-            if (flushedByCycle) {
-                noFlushWait();
-            }
-            if (previous != null) {
-                previous.write();
-            }
-            for (int from = 0; from < attempts.size(); from += INSERT_ROWS) {
-                insert(cycle, attempts.subList(from, Math.min(attempts.size(), from + INSERT_ROWS)), time);
-            }
-        });
+        List<Statement> statements = new ArrayList<>();
+        if (flushedByCycle) {
+            noFlushWait(statements);
+        }
+        if (unwritten != null) {
+            unwritten.statements(statements);
+        }
+        for (int from = 0; from < attempts.size(); from += INSERT_ROWS) {
+            statements.add(insert(cycle, attempts.subList(from, Math.min(attempts.size(), from + INSERT_ROWS)), time));
+        }
+        write(statements);
         unwritten = null;
+        lastCycle = cycle;
+        lastTime = time;
     }
 
-    private void insert(String cycle, List<Attempt> attempts, Object time) {
+    private Statement insert(String cycle, List<Attempt> attempts, Object time) {
         String sql = insertSql.computeIfAbsent(attempts.size(), n -> sql("attempt.insertRows",
                 Map.of("rows", String.join(", ", Collections.nCopies(n, "(?, ?, ?, ?, ?, ?, ?, ?, ?)")))));
         Object[] binds = new Object[attempts.size() * 9];
@@ -195,7 +220,7 @@ public final class AttemptLog {
             binds[i++] = a.observation().name();
             binds[i++] = RejectionLog.truncate(a.detail(), DETAIL);
         }
-        jdbc.update(sql, binds);
+        return new Statement(sql, binds);
     }
 
     /**
@@ -207,27 +232,30 @@ public final class AttemptLog {
     }
 
     /**
-     * After the cycle's transaction ended: the broker's answer and what the mark did (one update of the cycle's rows,
-     * plus one per row with an answer or a parking of its own, which are rare). In a committed cycle confirmed rows
+     * After the cycle's transaction ended: the broker's answer and what the mark did (one finish row for the cycle,
+     * plus one update per row with an answer or a parking of its own, which are rare); nothing for a cycle whose
+     * attempts were not recorded. In a committed cycle confirmed rows
      * become published, charged ones retry, {@code parked} rows FAILED: kept until the next cycle's insert or
      * {@link #flush} writes it. In a rolled back one every row without a mark state becomes ROLLED_BACK, written at
      * once in a transaction of its own (with any unwritten finish). A process that dies before the finish is written
      * leaves the cycle's attempts SENT/NONE: they may have been delivered.
      */
     public synchronized void finished(String cycle, Answer answer, boolean committed, Collection<String> parked) {
-        Finish f = new Finish(cycle, answer, committed, List.copyOf(parked));
+        if (!cycle.equals(lastCycle)) {
+            return; // no attempt of it on record: nothing to finish
+        }
+        Finish f = new Finish(cycle, lastTime, answer, committed, List.copyOf(parked));
         if (committed && unwritten == null) {
             unwritten = f;
             return;
         }
-        Finish previous = unwritten;
-        write(() -> {
-            noFlushWait();
-            if (previous != null) {
-                previous.write();
-            }
-            f.write();
-        });
+        List<Statement> statements = new ArrayList<>();
+        noFlushWait(statements);
+        if (unwritten != null) {
+            unwritten.statements(statements);
+        }
+        f.statements(statements);
+        write(statements);
         unwritten = null;
     }
 
@@ -241,54 +269,53 @@ public final class AttemptLog {
         if (f == null) {
             return;
         }
-        write(() -> {
-            noFlushWait();
-            f.write();
-        });
+        List<Statement> statements = new ArrayList<>();
+        noFlushWait(statements);
+        f.statements(statements);
+        write(statements);
         unwritten = null;
     }
 
-    private void noFlushWait() {
+    private void noFlushWait(List<Statement> statements) {
         if (dialect.has("attempt.finish.noFlushWait")) {
-            jdbc.execute(sql("attempt.finish.noFlushWait", Map.of()));
+            statements.add(new Statement(sql("attempt.finish.noFlushWait", Map.of())));
         }
     }
 
-    /** A cycle's finish: its statements, run in the caller's transaction. */
+    /** One statement of a log transaction. */
+    private record Statement(String sql, Object... binds) {
+    }
+
+    /** A cycle's finish: its statements. */
     private final class Finish {
         private final String cycle;
+        private final Object time;
         private final Answer answer;
         private final boolean committed;
         private final List<String> parked;
 
-        Finish(String cycle, Answer answer, boolean committed, List<String> parked) {
+        Finish(String cycle, Object time, Answer answer, boolean committed, List<String> parked) {
             this.cycle = cycle;
+            this.time = time;
             this.answer = answer;
             this.committed = committed;
             this.parked = parked;
         }
 
-        void write() {
-            if (!answer.byRowKey().isEmpty()) {
-                jdbc.batchUpdate(sql("attempt.observeRow", Map.of()), answer.byRowKey().entrySet().stream()
-                        .map(e -> new Object[] {e.getValue().observation().name(),
-                                RejectionLog.truncate(e.getValue().detail(), DETAIL), cycle, e.getKey()}).toList());
-            }
-            String detail = RejectionLog.truncate(answer.restDetail(), DETAIL);
+        void statements(List<Statement> out) {
+            answer.byRowKey().forEach((key, a) -> out.add(new Statement(sql("attempt.observeRow", Map.of()),
+                    a.observation().name(), RejectionLog.truncate(a.detail(), DETAIL), cycle, key)));
+            MarkState mark = committed ? markOf(answer.rest()) : MarkState.ROLLED_BACK;
+            out.add(new Statement(sql("attempt.finish", Map.of()), cycle, relay, answer.rest().name(), mark.name(),
+                    RejectionLog.truncate(answer.restDetail(), DETAIL), time));
             if (committed) {
-                jdbc.update(sql("attempt.finishCommitted", Map.of()), markOf(answer.rest()).name(), detail,
-                        answer.rest().name(), cycle);
-            } else {
-                jdbc.update(sql("attempt.finishRolledBack", Map.of()), detail, answer.rest().name(), cycle);
-            }
-            if (committed && !parked.isEmpty()) {
-                jdbc.batchUpdate(sql("attempt.markRow", Map.of()), parked.stream()
-                        .map(k -> new Object[] {MarkState.FAILED.name(), cycle, k}).toList());
+                parked.forEach(key -> out.add(new Statement(sql("attempt.markRow", Map.of()),
+                        MarkState.FAILED.name(), cycle, key)));
             }
         }
     }
 
-    /** What a committed cycle's mark did with a row of this observation (as attempt.finishCommitted's CASE). */
+    /** What a committed cycle's mark did with a row of this observation (as attempt.effective's CASE). */
     private static MarkState markOf(Observation o) {
         return switch (o) {
             case CONFIRMED, DUPLICATE -> MarkState.PUBLISHED;
@@ -329,19 +356,30 @@ public final class AttemptLog {
     }
 
     /**
-     * Deletes one bounded batch of attempts older than {@code before}, in a short transaction of its own.
+     * Deletes one bounded batch of attempts older than {@code before}, in a short transaction of its own; once none
+     * older is left, one batch of the finish rows of cycles older than it (their attempts deleted before them).
      *
-     * @return attempts deleted; fewer than {@code batchSize} when none older is left
+     * @return attempts and finish rows deleted; fewer than {@code batchSize} when none older is left
      */
     public int deleteBefore(Instant before, int batchSize) {
         List<String> ids = firstColumn(sql("attempt.old", Map.of()), batchSize, relay, time(before));
-        if (ids.isEmpty()) {
-            return 0;
+        int n = 0;
+        if (!ids.isEmpty()) {
+            List<Long> keys = ids.stream().map(Long::valueOf).toList();
+            Integer deleted = own.execute(s -> jdbc.update(sql("attempt.delete", Map.of("ids",
+                    RejectionLog.marks(keys.size()))), keys.toArray()));
+            n = deleted == null ? 0 : deleted;
         }
-        List<Long> keys = ids.stream().map(Long::valueOf).toList();
-        Integer n = own.execute(s -> jdbc.update(sql("attempt.delete", Map.of("ids",
-                RejectionLog.marks(keys.size()))), keys.toArray()));
-        return n == null ? 0 : n;
+        if (ids.size() < batchSize) {
+            List<String> old = firstColumn(sql("attempt.oldCycles", Map.of()), batchSize - ids.size(), relay,
+                    time(before));
+            if (!old.isEmpty()) {
+                Integer deleted = own.execute(s -> jdbc.update(sql("attempt.deleteCycles", Map.of("ids",
+                        RejectionLog.marks(old.size()))), old.toArray()));
+                n += deleted == null ? 0 : deleted;
+            }
+        }
+        return n;
     }
 
     private List<String> firstColumn(String sql, int limit, Object... binds) {
@@ -351,13 +389,43 @@ public final class AttemptLog {
         return own.execute(s -> bounded.query(sql, (rs, n) -> rs.getString(1), binds));
     }
 
-    private void write(Runnable statements) {
-        own.executeWithoutResult(s -> statements.run());
+    /**
+     * Runs the statements in one transaction of its own, bound by hand (raw JDBC: the multi-row insert's binds are
+     * most of the log's work on the relay's thread). Where the driver sends statements joined by {@code ;} in one
+     * round trip (PostgreSQL: {@code attempt.joinStatements}), they go as one statement, so that a cycle's log
+     * transaction costs two round trips (statements, commit).
+     */
+    private void write(List<Statement> statements) {
+        List<Statement> run = statements;
+        if (statements.size() > 1 && dialect.has("attempt.joinStatements")) {
+            String separator = dialect.sql("attempt.joinStatements", Map.of()) + " ";
+            run = List.of(new Statement(String.join(separator, statements.stream().map(Statement::sql).toList()),
+                    statements.stream().flatMap(st -> Arrays.stream(st.binds())).toArray()));
+        }
+        List<Statement> all = run;
+        own.executeWithoutResult(s -> jdbc.execute((ConnectionCallback<Void>) c -> {
+            for (Statement st : all) {
+                try (PreparedStatement ps = c.prepareStatement(st.sql())) {
+                    Object[] binds = st.binds();
+                    for (int i = 0; i < binds.length; i++) {
+                        if (binds[i] == null) {
+                            ps.setNull(i + 1, Types.VARCHAR); // every nullable bind is text
+                        } else {
+                            ps.setObject(i + 1, binds[i]);
+                        }
+                    }
+                    ps.execute();
+                }
+            }
+            return null;
+        }));
     }
 
     private String sql(String name, Map<String, String> fragments) {
         Map<String, String> f = new LinkedHashMap<>(fragments);
         f.put("attempts", table);
+        f.put("cycles", cycles);
+        f.put("effective", effective);
         return dialect.sql(name, f);
     }
 

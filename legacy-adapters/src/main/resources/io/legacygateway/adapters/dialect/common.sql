@@ -202,50 +202,52 @@ SELECT message_id FROM {table} WHERE consumer_name = :consumer AND message_id IN
 -- effect again. Audited by the caller.
 DELETE FROM {table} WHERE message_id = :messageId AND consumer_name = :consumer
 
--- The relay's attempt log (AttemptLog, table gateway_outbox_attempt in the relay's state datasource). Each write runs
--- in a transaction of its own, outside the relay's cycle: the insert before the broker, one finish after the cycle.
--- {attempts} is the quoted table name.
+-- The relay's attempt log (AttemptLog, tables gateway_outbox_attempt and gateway_outbox_cycle in the relay's state
+-- datasource). Each write runs in a transaction of its own, outside the relay's cycle: the insert before the broker,
+-- one finish row per cycle after it. {attempts} and {cycles} are the quoted table names.
 
 -- name: attempt.insertRows
 -- A cycle's attempts in one statement: {rows} is one (?, ?, ?, ?, ?, ?, ?, ?, ?) per attempt. binds, per attempt:
 -- relay, cycle id, row key, event id, aggregate key, attempted at, instance, observation, detail
 INSERT INTO {attempts} (relay, cycle_id, row_key, event_id, aggregate_key, attempted_at, instance, observation, detail) VALUES {rows}
 
--- name: attempt.finishCommitted
--- After the cycle committed, the broker's answer and the mark in one update: rows still SENT take the answer and its
--- mark state, the others the mark state of their own observation. observation is assigned last: MariaDB evaluates SET
--- assignments left to right, so the CASEs before it must read the old value. binds: mark state of the answer, detail,
--- answer (observation), cycle id
-UPDATE {attempts} SET mark_state = CASE WHEN observation = 'SENT' THEN ? WHEN observation IN ('CONFIRMED', 'DUPLICATE') THEN 'PUBLISHED' WHEN observation IN ('REFUSED', 'NOT_SENT') THEN 'RETRY' ELSE 'UNCHANGED' END, detail = CASE WHEN observation = 'SENT' THEN ? ELSE detail END, observation = CASE WHEN observation = 'SENT' THEN ? ELSE observation END WHERE cycle_id = ?
-
--- name: attempt.finishRolledBack
--- After the cycle rolled back: the broker's answer (if any) and no mark. binds: detail, answer (observation), cycle id
-UPDATE {attempts} SET mark_state = CASE WHEN mark_state = 'NONE' THEN 'ROLLED_BACK' ELSE mark_state END, detail = CASE WHEN observation = 'SENT' THEN ? ELSE detail END, observation = CASE WHEN observation = 'SENT' THEN ? ELSE observation END WHERE cycle_id = ?
+-- name: attempt.finish
+-- A cycle's finish, one row: the broker's answer for its rows still SENT (observation, detail) and their mark state
+-- (ROLLED_BACK for every row of a rolled-back cycle). binds: cycle id, relay, observation, mark state, detail,
+-- attempted at
+INSERT INTO {cycles} (cycle_id, relay, observation, mark_state, detail, attempted_at) VALUES (?, ?, ?, ?, ?, ?)
 
 -- name: attempt.observeRow
--- binds: observation, detail, cycle id, row key
+-- A row's own answer, different from its cycle's. binds: observation, detail, cycle id, row key
 UPDATE {attempts} SET observation = ?, detail = ? WHERE cycle_id = ? AND row_key = ?
 
 -- name: attempt.markRow
--- binds: mark state, cycle id, row key
+-- A row's own mark (parked), different from its cycle's. binds: mark state, cycle id, row key
 UPDATE {attempts} SET mark_state = ? WHERE cycle_id = ? AND row_key = ?
 
+-- name: attempt.effective
+-- Every attempt of a relay with its effective state: the row's own observation unless it is SENT and its cycle has a
+-- finish row, then the cycle's answer; the row's own mark state when set (parked, or written by a version that
+-- finished rows one by one), else none without a finish row, else the cycle's mark for a row that took the cycle's
+-- answer or of a rolled-back cycle, else the mark of the row's own observation. binds: relay
+SELECT a.id, a.row_key, a.event_id, a.aggregate_key, a.attempted_at, a.instance, a.cycle_id, CASE WHEN a.observation = 'SENT' AND c.cycle_id IS NOT NULL THEN c.observation ELSE a.observation END AS observation, CASE WHEN a.mark_state <> 'NONE' THEN a.mark_state WHEN c.cycle_id IS NULL THEN 'NONE' WHEN a.observation = 'SENT' OR c.mark_state = 'ROLLED_BACK' THEN c.mark_state WHEN a.observation IN ('CONFIRMED', 'DUPLICATE') THEN 'PUBLISHED' WHEN a.observation IN ('REFUSED', 'NOT_SENT') THEN 'RETRY' ELSE 'UNCHANGED' END AS mark_state, CASE WHEN a.observation = 'SENT' AND c.cycle_id IS NOT NULL THEN c.detail ELSE a.detail END AS detail FROM {attempts} a LEFT JOIN {cycles} c ON c.cycle_id = a.cycle_id WHERE a.relay = ?
+
 -- name: attempt.byRows
--- binds: relay, row keys
-SELECT row_key, event_id, aggregate_key, attempted_at, instance, observation, mark_state, detail, cycle_id FROM {attempts} WHERE relay = ? AND row_key IN ({keys}) ORDER BY id
+-- {effective} is attempt.effective. binds: relay, row keys
+SELECT row_key, event_id, aggregate_key, attempted_at, instance, observation, mark_state, detail, cycle_id FROM ({effective}) e WHERE row_key IN ({keys}) ORDER BY id
 
 -- name: attempt.repeated
 -- Rows with more than one attempt that may have reached the broker (confirmed, or sent without a recorded answer)
 -- since a time. binds: relay, since
-SELECT row_key FROM {attempts} WHERE relay = ? AND attempted_at >= ? AND observation IN ('CONFIRMED', 'SENT') GROUP BY row_key HAVING COUNT(*) > 1
+SELECT row_key FROM ({effective}) e WHERE attempted_at >= ? AND observation IN ('CONFIRMED', 'SENT') GROUP BY row_key HAVING COUNT(*) > 1
 
 -- name: attempt.duplicates
 -- Rows the broker reported as duplicates that the relay has no record of sending, since a time. binds: relay, since
-SELECT DISTINCT row_key FROM {attempts} WHERE relay = ? AND attempted_at >= ? AND observation = 'DUPLICATE'
+SELECT DISTINCT row_key FROM ({effective}) e WHERE attempted_at >= ? AND observation = 'DUPLICATE'
 
 -- name: attempt.published
 -- Rows whose publication a committed cycle marked, since a time, newest first. binds: relay, since
-SELECT row_key, MAX(id) FROM {attempts} WHERE relay = ? AND attempted_at >= ? AND mark_state = 'PUBLISHED' GROUP BY row_key ORDER BY MAX(id) DESC
+SELECT row_key, MAX(id) FROM ({effective}) e WHERE attempted_at >= ? AND mark_state = 'PUBLISHED' GROUP BY row_key ORDER BY MAX(id) DESC
 
 -- name: attempt.old
 -- binds: relay, before
@@ -254,6 +256,14 @@ SELECT id FROM {attempts} WHERE relay = ? AND attempted_at < ? ORDER BY id
 -- name: attempt.delete
 -- binds: ids
 DELETE FROM {attempts} WHERE id IN ({ids})
+
+-- name: attempt.oldCycles
+-- Finish rows of cycles older than a time (their attempts are deleted first). binds: relay, before
+SELECT cycle_id FROM {cycles} WHERE relay = ? AND attempted_at < ?
+
+-- name: attempt.deleteCycles
+-- binds: cycle ids
+DELETE FROM {cycles} WHERE cycle_id IN ({ids})
 
 -- Reconciliation (gateway-app io.legacygateway.reconciliation): a relay's domainTable against its outbox. Keys are
 -- compared as text, as the intents' aggregate ids are. {domain}, {outbox} are quoted tables, the rest quoted columns.

@@ -46,6 +46,11 @@ INSERT INTO {table} (consumer_name, aggregate_key, last_sequence) VALUES (:consu
 -- database after it, that commit's flush then covering the insert (AttemptLog's class comment says what survives).
 SET LOCAL synchronous_commit = off
 
+-- name: attempt.joinStatements
+-- Present where the driver sends statements joined by ; (with their binds) in one round trip, as PgJDBC does: an
+-- attempt-log transaction's statements (no flush wait, previous finish, insert) then cost one round trip, not three.
+;
+
 -- relay explain (OutboxExplain): the plan of a rendered statement, with example binds; nothing is executed.
 
 -- name: explain

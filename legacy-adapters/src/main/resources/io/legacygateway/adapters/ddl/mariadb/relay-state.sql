@@ -49,3 +49,17 @@ CREATE TABLE IF NOT EXISTS gateway_outbox_attempt (
 CREATE INDEX IF NOT EXISTS gateway_outbox_attempt_row ON gateway_outbox_attempt (relay, row_key);
 CREATE INDEX IF NOT EXISTS gateway_outbox_attempt_cycle ON gateway_outbox_attempt (cycle_id);
 CREATE INDEX IF NOT EXISTS gateway_outbox_attempt_time ON gateway_outbox_attempt (relay, attempted_at);
+-- gateway_outbox_cycle: one row per finished relay cycle of the attempt log: the broker's answer (observation, detail)
+-- for the cycle's attempts still SENT and their mark state (ROLLED_BACK: the cycle's transaction rolled back), written
+-- instead of updating each attempt; an attempt's own observation or mark (REFUSED, DEFERRED, parked, ...) stays on its
+-- row. A cycle without a row here never finished: its attempts read SENT/NONE. Added after gateway_outbox_attempt:
+-- an attempt log from before it keeps its rows' own finish and reads unchanged.
+CREATE TABLE IF NOT EXISTS gateway_outbox_cycle (
+    cycle_id      VARCHAR(36)   NOT NULL PRIMARY KEY,
+    relay         VARCHAR(64)   NOT NULL,
+    observation   VARCHAR(16)   NOT NULL,
+    mark_state    VARCHAR(16)   NOT NULL,
+    detail        VARCHAR(2000),
+    attempted_at  DATETIME(6)   NOT NULL    -- UTC: the cycle's attempts' time (retention)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
+CREATE INDEX IF NOT EXISTS gateway_outbox_cycle_time ON gateway_outbox_cycle (relay, attempted_at);

@@ -43,3 +43,17 @@ CREATE TABLE gateway_outbox_attempt (
 CREATE INDEX gateway_outbox_attempt_row ON gateway_outbox_attempt (relay, row_key);
 CREATE INDEX gateway_outbox_attempt_cycle ON gateway_outbox_attempt (cycle_id);
 CREATE INDEX gateway_outbox_attempt_time ON gateway_outbox_attempt (relay, attempted_at);
+-- gateway_outbox_cycle: one row per finished relay cycle of the attempt log: the broker's answer (observation, detail)
+-- for the cycle's attempts still SENT and their mark state (ROLLED_BACK: the cycle's transaction rolled back), written
+-- instead of updating each attempt; an attempt's own observation or mark (REFUSED, DEFERRED, parked, ...) stays on its
+-- row. A cycle without a row here never finished: its attempts read SENT/NONE. Added after gateway_outbox_attempt:
+-- an attempt log from before it keeps its rows' own finish and reads unchanged.
+CREATE TABLE gateway_outbox_cycle (
+    cycle_id      VARCHAR2(36)   PRIMARY KEY,
+    relay         VARCHAR2(64)   NOT NULL,
+    observation   VARCHAR2(16)   NOT NULL,
+    mark_state    VARCHAR2(16)   NOT NULL,
+    detail        VARCHAR2(2000),
+    attempted_at  TIMESTAMP WITH TIME ZONE NOT NULL
+);
+CREATE INDEX gateway_outbox_cycle_time ON gateway_outbox_cycle (relay, attempted_at);

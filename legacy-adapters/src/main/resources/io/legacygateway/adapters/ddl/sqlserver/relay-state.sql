@@ -49,3 +49,19 @@ IF NOT EXISTS (SELECT 1 FROM sys.indexes WHERE name = N'gateway_outbox_attempt_c
 CREATE INDEX gateway_outbox_attempt_cycle ON gateway_outbox_attempt (cycle_id);
 IF NOT EXISTS (SELECT 1 FROM sys.indexes WHERE name = N'gateway_outbox_attempt_time')
 CREATE INDEX gateway_outbox_attempt_time ON gateway_outbox_attempt (relay, attempted_at);
+-- gateway_outbox_cycle: one row per finished relay cycle of the attempt log: the broker's answer (observation, detail)
+-- for the cycle's attempts still SENT and their mark state (ROLLED_BACK: the cycle's transaction rolled back), written
+-- instead of updating each attempt; an attempt's own observation or mark (REFUSED, DEFERRED, parked, ...) stays on its
+-- row. A cycle without a row here never finished: its attempts read SENT/NONE. Added after gateway_outbox_attempt:
+-- an attempt log from before it keeps its rows' own finish and reads unchanged.
+IF OBJECT_ID(N'gateway_outbox_cycle', N'U') IS NULL
+CREATE TABLE gateway_outbox_cycle (
+    cycle_id      NVARCHAR(36)   NOT NULL PRIMARY KEY,
+    relay         NVARCHAR(64)   NOT NULL,
+    observation   NVARCHAR(16)   NOT NULL,
+    mark_state    NVARCHAR(16)   NOT NULL,
+    detail        NVARCHAR(2000) NULL,
+    attempted_at  DATETIMEOFFSET NOT NULL
+);
+IF NOT EXISTS (SELECT 1 FROM sys.indexes WHERE name = N'gateway_outbox_cycle_time')
+CREATE INDEX gateway_outbox_cycle_time ON gateway_outbox_cycle (relay, attempted_at);
