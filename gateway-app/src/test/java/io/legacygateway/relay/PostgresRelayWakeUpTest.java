@@ -80,11 +80,9 @@ class PostgresRelayWakeUpTest extends RelayTestSupport {
                 s.execute("UNLISTEN *");
             }
         }
-        assertThat(rows.jdbc().queryForObject("SELECT count(*) FROM pg_trigger WHERE tgname = 'gw_notify_outbox'",
-                Integer.class)).isEqualTo(1);
+        assertThat(triggersHere("'gw_notify_outbox'")).isEqualTo(1);
         triggers("--data-source=legacy", "--notify", "--remove");
-        assertThat(rows.jdbc().queryForObject("SELECT count(*) FROM pg_trigger WHERE tgname = 'gw_notify_outbox'",
-                Integer.class)).isZero();
+        assertThat(triggersHere("'gw_notify_outbox'")).isZero();
     }
 
     @Test
@@ -109,8 +107,7 @@ class PostgresRelayWakeUpTest extends RelayTestSupport {
             }
             assertThat(rows.count("PENDING")).isEqualTo(1);
             triggers("--data-source=legacy", "--table=customers", "--notify", "--remove");
-            assertThat(rows.jdbc().queryForObject("SELECT count(*) FROM pg_trigger WHERE tgname IN"
-                    + " ('gw_notify_outbox', 'gw_capture_customers')", Integer.class)).isZero();
+            assertThat(triggersHere("'gw_notify_outbox', 'gw_capture_customers'")).isZero();
         } finally {
             rows.jdbc().execute("DROP TABLE customers");
         }
@@ -175,5 +172,12 @@ class PostgresRelayWakeUpTest extends RelayTestSupport {
         } catch (java.sql.SQLException e) {
             throw new IllegalStateException(e);
         }
+    }
+
+    /** Triggers of these names on tables of this test's schema (other schemas of the database may hold their own). */
+    private int triggersHere(String names) {
+        return rows.jdbc().queryForObject("SELECT count(*) FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid"
+                + " JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = current_schema()"
+                + " AND t.tgname IN (" + names + ")", Integer.class);
     }
 }
