@@ -95,7 +95,7 @@ public record RelaySettings(String relay, String dataSource, TableName table, Ma
         PUBLISHED_STATUS("publishedStatus", "PUBLISHED", "Status value written after the broker confirmed the row"),
         FAILED_STATUS("failedStatus", "FAILED", "Status value of rows parked with their reason"),
         BATCH_SIZE("batchSize", "500", "Rows per claim and per broker transaction (1-1000)"),
-        POLL_INTERVAL("pollInterval", "1s", "Pause between polls once the table is drained"),
+        POLL_INTERVAL("pollInterval", "100ms", "Pause between polls once the table is drained"),
         MAX_BACKOFF("maxBackoff", "30s", "Longest pause between attempts while the broker or database fails"),
         MARK_MODE("markMode", "STATUS", "How published rows are recorded: STATUS (status column), TIMESTAMP (processed-at"
                 + " column publishedAtColumn, NULL = pending), DELETE (delete after publish) or ZERO_WRITE (read-only; the"

@@ -26,7 +26,7 @@ class RelaySettingsTest {
         assertThat(s.dataSource()).isEqualTo("legacy");
         assertThat(s.table().table()).isEqualTo("outbox");
         assertThat(s.batchSize()).isEqualTo(500);
-        assertThat(s.pollInterval()).isEqualTo(Duration.ofSeconds(1));
+        assertThat(s.pollInterval()).isEqualTo(Duration.ofMillis(100));
         assertThat(s.maxBackoff()).isEqualTo(Duration.ofSeconds(30));
         assertThat(s.source()).isEqualTo("urn:x");
         assertThat(s.pendingStatus()).isEqualTo("PENDING");
