@@ -378,7 +378,7 @@ public final class Benchmark {
                   --latency      instead of the throughput lines: rows written at --rate per second (default 1000)
                                  for --seconds (default 30), through the gateway's relay route (its timer), printing
                                  commit -> on the queue p50/p99/max and the idle claims/s, for pollInterval as given
-                                 (default 1s), for 100ms, and on PostgreSQL for wakeUp NOTIFY (trigger installed for
+                                 (default 100ms), also at 100ms when another is given, and on PostgreSQL for wakeUp NOTIFY (trigger installed for
                                  the line); then messages sent at the same rate to a gateway inbox (4 sessions),
                                  printing stored -> effect p50/p99/max. About 3 minutes per database
                   --relay-param, --inbox-param
