@@ -11,8 +11,9 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * The repository root holds the product's layout (README "Layout") and nothing else: a helper's brief, scratch notes
- * or logs left there ship to every user who clones it (issue 9 found {@code BRIEF-FOR-ISSUE-5.md}).
+ * The repository root holds the product's layout ({@code docs/architecture.md}, "Layout") and nothing else: a
+ * helper's brief, scratch notes or logs left there ship to every user who clones it (issue 9 found
+ * {@code BRIEF-FOR-ISSUE-5.md}).
  */
 class RepositoryRootHoldsOnlyTheProductTest {
 

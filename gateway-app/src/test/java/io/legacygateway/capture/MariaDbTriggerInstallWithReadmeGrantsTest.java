@@ -49,7 +49,7 @@ class MariaDbTriggerInstallWithReadmeGrantsTest extends TriggerInstallWithReadme
                 "GRANT SELECT ON " + schema + ".outbox TO " + account(installer));
     }
 
-    /** The grants the README listed before: TRIGGER on the table and INSERT on the outbox (the ERROR 1143). */
+    /** The grants documented before: TRIGGER on the table and INSERT on the outbox (the ERROR 1143). */
     @Override
     protected String revokeOneGrant(JdbcTemplate admin) {
         admin.execute("REVOKE SELECT ON " + schema + ".customers FROM " + account(installer));

@@ -34,7 +34,8 @@ import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.DriverManagerDataSource;
 
 /**
- * The {@code triggers} command run as an installer holding exactly the README's grants, on a table whose application
+ * The {@code triggers} command run as an installer holding exactly the documented grants
+ * ({@code docs/connect-a-database.md}, "Trigger capture"), on a table whose application
  * user holds rights on that table only (as in the issue: the MariaDB install "succeeded", then every write of the
  * application failed with ERROR 1143). Written once, run against each database; each class has its own schema and
  * its own uniquely named accounts, dropped afterwards.
@@ -62,13 +63,13 @@ abstract class TriggerInstallWithReadmeGrantsTest {
     /** What the application user holds: read and write its own table, nothing else. */
     protected abstract List<String> applicationGrants();
 
-    /** The installer's grants exactly as the README's "Trigger capture" section lists them. */
+    /** The installer's grants exactly as docs/connect-a-database.md ("Trigger capture") lists them. */
     protected abstract List<String> readmeInstallerGrants();
 
-    /** The README's additional grants for {@code --snapshot}. */
+    /** The documented additional grants for {@code --snapshot}. */
     protected abstract List<String> readmeSnapshotGrants();
 
-    /** Takes one of the README's installer grants away; the privilege it names. */
+    /** Takes one of the documented installer grants away; the privilege it names. */
     protected abstract String revokeOneGrant(JdbcTemplate admin);
 
     /** The capture objects (triggers, functions) of table customers that exist. */
@@ -80,13 +81,16 @@ abstract class TriggerInstallWithReadmeGrantsTest {
     /** What the refusal says of a table on which the installer holds no privilege at all. */
     protected abstract String refusalOfAnUnprivilegedTable();
 
-    /** The README's grants for a dedicated definer account, which the triggers then run as. */
+    /** The documented grants for a dedicated definer account, which the triggers then run as. */
     protected abstract List<String> readmeDefinerGrants();
 
     /** How {@code --definer} names it. */
     protected abstract String definerOption();
 
-    /** The README's grants that let the installer name another definer; the privilege the refusal names without them. */
+    /**
+     * The documented grants that let the installer name another definer; the privilege the refusal names without
+     * them.
+     */
     protected abstract List<String> rightToNameADefiner();
 
     protected abstract String refusalWithoutTheRightToNameADefiner();
@@ -114,7 +118,7 @@ abstract class TriggerInstallWithReadmeGrantsTest {
         database().drop(schema);
     }
 
-    /** Fresh accounts with exactly the README's grants, and fresh sessions (MariaDB applies some grants at login). */
+    /** Fresh accounts with exactly the documented grants, and fresh sessions (MariaDB applies some grants at login). */
     @BeforeEach
     void freshTableAndAccounts() {
         dropAccounts().forEach(this::quietly);

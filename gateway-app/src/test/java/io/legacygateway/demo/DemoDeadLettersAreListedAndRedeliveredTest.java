@@ -25,9 +25,10 @@ import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
 /**
- * The README's dead-letter walk-through on the demo: the poison switch sends an order of a customer without a wallet,
- * the wallet's inbox dead-letters it, {@code GET /api/dead-letters} lists it, the wallet opens, and a redelivery by id
- * (dry run first, with the demo login) applies it once. Storage in memory instead of ./data.
+ * The dead-letter walk-through on the demo ({@code docs/dead-letters.md}, "On the demo"): the poison switch sends an
+ * order of a customer without a wallet, the wallet's inbox dead-letters it, {@code GET /api/dead-letters} lists it, the
+ * wallet opens, and a redelivery by id (dry run first, with the demo login) applies it once. Storage in memory instead
+ * of ./data.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 @ActiveProfiles("demo")

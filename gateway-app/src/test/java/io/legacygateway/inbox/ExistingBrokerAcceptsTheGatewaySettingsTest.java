@@ -18,11 +18,12 @@ import org.w3c.dom.Node;
 import org.w3c.dom.NodeList;
 
 /**
- * README "An existing broker": a broker made by a stock {@code artemis create} (its own broker.xml, users and roles)
- * with {@code artemis-config/existing-broker.xml} merged into its broker.xml as the file says (the address settings
- * into {@code <address-settings>}, the address into {@code <addresses>}, nothing else) starts, and its management
- * answers for a gateway address with the settings inbox consumers require (dead-letter address {@code DLA} with
- * auto-created {@code DLQ.<address>} queues, 6 deliveries, backoff), while its other addresses keep the broker's own.
+ * {@code docs/deployment.md}, "An existing broker": a broker made by a stock {@code artemis create} (its own
+ * broker.xml, users and roles) with {@code artemis-config/existing-broker.xml} merged into its broker.xml as the file
+ * says (the address settings into {@code <address-settings>}, the address into {@code <addresses>}, nothing else)
+ * starts, and its management answers for a gateway address with the settings inbox consumers require (dead-letter
+ * address {@code DLA} with auto-created {@code DLQ.<address>} queues, 6 deliveries, backoff), while its other addresses
+ * keep the broker's own.
  */
 class ExistingBrokerAcceptsTheGatewaySettingsTest {
 

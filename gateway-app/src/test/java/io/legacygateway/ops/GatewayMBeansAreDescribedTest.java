@@ -91,7 +91,7 @@ class GatewayMBeansAreDescribedTest {
                 .filter(o -> o.getName().equals("retryFailed")).findFirst().orElseThrow();
         assertThat(retry.getSignature()).extracting(MBeanParameterInfo::getName).containsExactly("ids", "dryRun");
 
-        // README "Hawtio: what is there": the embedded broker's queues are in the same JMX tree
+        // docs/operations.md, "Hawtio: what is there": the embedded broker's queues are in the same JMX tree
         assertThat(server.queryNames(new ObjectName("org.apache.activemq.artemis:component=addresses,"
                 + "subcomponent=queues,queue=\"jmx.described\",*"), null)).singleElement()
                 .satisfies(q -> assertThat(server.getAttribute(q, "MessageCount")).isEqualTo(0L));

@@ -3,17 +3,23 @@ package io.legacygateway.relay;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.legacygateway.adapters.outbox.OutboxColumn;
-import io.legacygateway.testsupport.StandaloneArtemis;
-import java.nio.file.Files;
+import io.legacygateway.testsupport.RepositoryDocs;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** The README's parameter tables are the user's reference: every template parameter is there with its default. */
+/**
+ * The relay page's parameter tables ({@code docs/relay.md}, between the {@code parameters:relay} and
+ * {@code columns:relay} markers) are the user's reference: every template parameter is there with its default.
+ */
 class ReadmeDocumentsEveryRelayParameterTest {
 
+    static final String PAGE = "docs/relay.md";
+
     @Test
-    void everyParameterAndColumnIsDocumentedWithItsDefault() throws Exception {
-        List<String> lines = Files.readAllLines(StandaloneArtemis.repositoryRoot().resolve("README.md"));
+    void everyParameterAndColumnIsDocumentedWithItsDefault() {
+        List<String> lines = new ArrayList<>(RepositoryDocs.marked(PAGE, "parameters:relay"));
+        lines.addAll(RepositoryDocs.marked(PAGE, "columns:relay"));
         for (RelaySettings.Parameter p : RelaySettings.Parameter.values()) {
             String row = row(lines, p.key());
             if (p.defaultValue() != null && !p.defaultValue().isEmpty()) {
@@ -31,6 +37,6 @@ class ReadmeDocumentsEveryRelayParameterTest {
 
     private static String row(List<String> lines, String key) {
         return lines.stream().filter(l -> l.startsWith("| `" + key + "` |")).findFirst()
-                .orElseThrow(() -> new AssertionError("README has no table row for parameter " + key));
+                .orElseThrow(() -> new AssertionError(PAGE + " has no table row for parameter " + key));
     }
 }
