@@ -1,6 +1,9 @@
 package io.legacygateway.envelope;
 
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -9,7 +12,10 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
+import java.io.IOException;
+import java.io.StringWriter;
 import java.time.Instant;
+import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
 import java.util.Iterator;
 import java.util.Map;
@@ -30,10 +36,78 @@ public final class EnvelopeCodec {
             .build();
 
     public String write(EventEnvelope envelope) {
-        try {
-            return mapper.writeValueAsString(envelope);
-        } catch (JsonProcessingException e) {
+        StringWriter out = new StringWriter(512);
+        try (JsonGenerator g = mapper.createGenerator(out)) {
+            attributes(g, envelope);
+            if (envelope.data() != null) {
+                g.writeFieldName("data");
+                mapper.writeTree(g, envelope.data());
+            }
+            g.writeEndObject();
+        } catch (IOException e) {
             throw new IllegalStateException("cannot serialise envelope " + envelope.id(), e);
+        }
+        return out.toString();
+    }
+
+    /**
+     * The envelope with JSON text as its data instead of {@code envelope.data()} (a JSON outbox row's payload): the
+     * same text as {@link #write(EventEnvelope)} with that payload parsed into the envelope, copied token by token
+     * without building a tree (numbers keep their digits; a key repeated in an object stays repeated). Content after
+     * the first JSON value is ignored, as a parse would.
+     *
+     * @return the envelope's JSON, or {@code null} when {@code jsonData} holds no JSON value (empty or blank)
+     * @throws JsonProcessingException when {@code jsonData} is not JSON
+     */
+    public String write(EventEnvelope envelope, String jsonData) throws JsonProcessingException {
+        StringWriter out = new StringWriter(256 + jsonData.length());
+        try (JsonParser p = mapper.createParser(jsonData); JsonGenerator g = mapper.createGenerator(out)) {
+            JsonToken t = p.nextToken();
+            if (t == null) {
+                return null;
+            }
+            attributes(g, envelope);
+            g.writeFieldName("data");
+            int depth = 0;
+            do {
+                if (t == JsonToken.VALUE_NUMBER_FLOAT) {
+                    g.writeNumber(p.getDecimalValue()); // as the tree's exact decimals write it
+                } else {
+                    g.copyCurrentEvent(p);
+                }
+                depth += t.isStructStart() ? 1 : t.isStructEnd() ? -1 : 0;
+            } while (depth > 0 && (t = p.nextToken()) != null);
+            g.writeEndObject();
+        } catch (JsonProcessingException e) {
+            throw e;
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot serialise envelope " + envelope.id(), e);
+        }
+        return out.toString();
+    }
+
+    /** The attributes in {@link EventEnvelope}'s order, absent ones left out; the object stays open for the data. */
+    private static void attributes(JsonGenerator g, EventEnvelope e) throws IOException {
+        g.writeStartObject();
+        field(g, "specversion", e.specVersion());
+        field(g, "id", e.id());
+        field(g, "source", e.source());
+        field(g, "type", e.type());
+        field(g, "subject", e.subject());
+        field(g, "time", e.time() == null ? null : DateTimeFormatter.ISO_INSTANT.format(e.time()));
+        field(g, "datacontenttype", e.dataContentType());
+        if (e.eventVersion() != null) {
+            g.writeNumberField("eventversion", e.eventVersion());
+        }
+        field(g, "aggregatetype", e.aggregateType());
+        field(g, "correlationid", e.correlationId());
+        field(g, "causationid", e.causationId());
+        field(g, "traceparent", e.traceparent());
+    }
+
+    private static void field(JsonGenerator g, String name, String value) throws IOException {
+        if (value != null) {
+            g.writeStringField(name, value);
         }
     }
 

@@ -74,24 +74,39 @@ public final class ArtemisPublisher implements EventPublisher {
     }
 
     @Override
-    public PublishResult publish(List<OutboundEvent> events, boolean keepAggregateOrder) {
+    public PublishResult publish(List<OutboundEvent> events, boolean keepAggregateOrder, Runnable beforeCommit) {
         if (events.isEmpty()) {
             return PublishResult.allConfirmed(List.of());
         }
         boolean reused = connection != null && !broken;
         try {
-            return send(events, keepAggregateOrder);
+            return send(events, keepAggregateOrder, beforeCommit);
         } catch (PublishException e) {
             if (!reused) {
                 throw e;
             }
             // a kept connection may have died since the last batch (broker restart): one retry on a new one
             log.debug("Relay '{}': retrying on a new connection after {}", relay, e.getMessage());
-            return send(events, keepAggregateOrder);
+            return send(events, keepAggregateOrder, beforeCommit);
         }
     }
 
-    private PublishResult send(List<OutboundEvent> events, boolean keepAggregateOrder) {
+    /** A failure of the caller's {@code beforeCommit}: not the broker's, thrown to the caller as it is. */
+    private static final class BeforeCommitFailure extends RuntimeException {
+        BeforeCommitFailure(RuntimeException cause) {
+            super(cause);
+        }
+    }
+
+    private static void beforeCommit(Runnable beforeCommit) {
+        try {
+            beforeCommit.run();
+        } catch (RuntimeException e) {
+            throw new BeforeCommitFailure(e);
+        }
+    }
+
+    private PublishResult send(List<OutboundEvent> events, boolean keepAggregateOrder, Runnable beforeCommit) {
         try {
             open();
             Map<OutboundEvent, String> unroutable = new IdentityHashMap<>();
@@ -106,11 +121,12 @@ public final class ArtemisPublisher implements EventPublisher {
                     for (OutboundEvent e : events) {
                         send(transacted, transactedProducer, e);
                     }
+                    beforeCommit(beforeCommit);
                     transacted.commit();
                     return PublishResult.allConfirmed(events);
                 } catch (JMSException | RuntimeException failed) {
                     rollbackQuietly();
-                    if (connectionLost(failed)) {
+                    if (failed instanceof BeforeCommitFailure || connectionLost(failed)) {
                         throw failed;
                     }
                     // typically "Duplicate message detected" (the batch was sent before and not marked), or a refusal
@@ -119,7 +135,11 @@ public final class ArtemisPublisher implements EventPublisher {
                             events.size(), firstLine(failed));
                 }
             }
+            beforeCommit(beforeCommit);
             return oneByOne(events, unroutable, keepAggregateOrder);
+        } catch (BeforeCommitFailure e) {
+            rollbackQuietly();
+            throw (RuntimeException) e.getCause();
         } catch (JMSException | RuntimeException e) {
             reset();
             throw new PublishException("broker did not confirm a batch of " + events.size() + ": " + e, e);

@@ -16,8 +16,13 @@ public interface EventPublisher extends AutoCloseable {
     /**
      * @param keepAggregateOrder after a refused event, send no later event of the same aggregate in this batch (report
      *                           them deferred); false where every event must be attempted now (ZERO_WRITE)
+     * @param beforeCommit       runs before the broker is asked to commit any of the batch (sends may precede it; an
+     *                           uncommitted send is never delivered), possibly more than once; when it throws, the
+     *                           broker's transaction is rolled back and its exception is thrown as it is: nothing of
+     *                           the batch was committed
      */
-    PublishResult publish(List<OutboundEvent> events, boolean keepAggregateOrder) throws PublishException;
+    PublishResult publish(List<OutboundEvent> events, boolean keepAggregateOrder, Runnable beforeCommit)
+            throws PublishException;
 
     @Override
     void close();

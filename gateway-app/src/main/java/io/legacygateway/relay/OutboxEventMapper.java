@@ -1,7 +1,6 @@
 package io.legacygateway.relay;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import io.legacygateway.adapters.outbox.OutboxRejection;
 import io.legacygateway.adapters.outbox.OutboxRow;
@@ -57,39 +56,42 @@ final class OutboxEventMapper {
         if (version == null) {
             return reject(row, "eventVersion: '" + row.eventVersion() + "' is not an integer >= 1");
         }
-        JsonNode data;
-        String contentType;
-        if (payloadFormat == PayloadFormat.JSON) {
+        boolean json = payloadFormat == PayloadFormat.JSON;
+        String traceparent = null;
+        boolean badTrace = false;
+        if (row.trace() != null && !row.trace().isBlank()) {
+            traceparent = traceparent(row.trace().strip().toLowerCase(), row.eventId());
+            badTrace = traceparent == null;
+        }
+        String address = destination.resolve(row.eventType(), row.aggregateType());
+        // the event's data: a JSON payload is copied into the envelope's text token by token (no tree: this is the
+        // relay's hot path), so the envelope itself carries no data
+        EventEnvelope envelope = new EventEnvelope(EnvelopeVersion.current().specversion(), row.eventId(), source,
+                row.eventType(), row.aggregateId(), row.occurredAt() != null ? row.occurredAt() : row.createdAt(),
+                json ? EventEnvelope.JSON : EventEnvelope.TEXT, version, row.aggregateType(),
+                blankToNull(row.correlationId()), blankToNull(row.causationId()), traceparent,
+                json ? null : TextNode.valueOf(row.payload()));
+        String text;
+        if (json) {
             try {
-                data = codec.parseJson(row.payload());
+                text = codec.write(envelope, row.payload());
             } catch (JsonProcessingException e) {
                 return reject(row, "payload: not valid JSON (" + e.getOriginalMessage() + ")");
             }
-            if (data == null || data.isMissingNode()) {
+            if (text == null) {
                 return reject(row, "payload: empty");
             }
-            contentType = EventEnvelope.JSON;
         } else {
-            data = TextNode.valueOf(row.payload());
-            contentType = EventEnvelope.TEXT;
+            text = codec.write(envelope);
         }
-        String traceparent = null;
-        if (row.trace() != null && !row.trace().isBlank()) {
-            traceparent = traceparent(row.trace().strip().toLowerCase(), row.eventId());
-            if (traceparent == null) {
-                return reject(row, "trace: '" + row.trace() + "' is neither a W3C traceparent nor a 32-hex trace id");
-            }
+        if (badTrace) {
+            return reject(row, "trace: '" + row.trace() + "' is neither a W3C traceparent nor a 32-hex trace id");
         }
-        String address = destination.resolve(row.eventType(), row.aggregateType());
         if (address == null) {
             return reject(row, "destination: '" + destination + "' gives an unsafe address for event type '"
                     + row.eventType() + "' and aggregate type '" + row.aggregateType() + "'");
         }
-        EventEnvelope envelope = new EventEnvelope(EnvelopeVersion.current().specversion(), row.eventId(), source,
-                row.eventType(), row.aggregateId(), row.occurredAt() != null ? row.occurredAt() : row.createdAt(),
-                contentType, version, row.aggregateType(), blankToNull(row.correlationId()),
-                blankToNull(row.causationId()), traceparent, data);
-        return new Mapped(new OutboundEvent(row, envelope, codec.write(envelope), address, destination.topic()));
+        return new Mapped(new OutboundEvent(row, envelope, text, address, destination.topic()));
     }
 
     private static String firstProblem(OutboxRow row) {

@@ -22,6 +22,11 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import org.apache.camel.Exchange;
 import org.apache.camel.Processor;
 import org.slf4j.Logger;
@@ -53,7 +58,8 @@ import org.springframework.transaction.support.TransactionTemplate;
  *       reason and not claimed again ({@link OutboxSource#mark}); its event, already on the broker, stays there.</li>
  *   <li>The cycle runs in one transaction of the source's datasource: the legacy database in the modes that mark
  *       rows, the state datasource in ZERO_WRITE mode (whose position then moves only with a confirmed batch).</li>
- *   <li>With an {@link AttemptLog}, every attempt is recorded and committed before its batch goes to the broker, and
+ *   <li>With an {@link AttemptLog}, every attempt is recorded and committed before the broker commits its batch (it is
+ *       written while the batch is sent; an uncommitted send is never delivered), and
  *       once the cycle's transaction ended the broker's answer with what the mark did, in transactions of their own:
  *       a cycle that rolls back or dies leaves its attempts behind as evidence (the reconciliation report's facts; a
  *       cycle that dies leaves them SENT/NONE, "may have been delivered"). The finish of a committed cycle is written
@@ -80,6 +86,8 @@ public final class OutboxRelay implements Processor, AutoCloseable {
     private final String instance;
     private final AttemptLog attempts;
     private final DuplicateIds duplicateIds;
+    /** Writes each cycle's attempts while its batch is sent (one write at a time, in cycle order). */
+    private final ExecutorService logWriter;
     /** Cycles run one at a time: the timer and a wake-up ({@link OutboxWakeUp}) both start them. */
     private final java.util.concurrent.locks.ReentrantLock cycles = new java.util.concurrent.locks.ReentrantLock();
 
@@ -120,6 +128,11 @@ public final class OutboxRelay implements Processor, AutoCloseable {
         this.attempts = attempts;
         String relay = settings.relay();
         this.duplicateIds = new DuplicateIds(relay, attempts, meters);
+        this.logWriter = Executors.newSingleThreadExecutor(task -> {
+            Thread t = new Thread(task, "relay-" + relay + "-attempt-log");
+            t.setDaemon(true);
+            return t;
+        });
         this.published = Counter.builder("gateway.outbox.published").description("Events the broker confirmed")
                 .tag("relay", relay).register(meters);
         this.rejected = Counter.builder("gateway.outbox.rejected")
@@ -301,17 +314,22 @@ public final class OutboxRelay implements Processor, AutoCloseable {
             }
         }
         String logged = attempts == null || attempted.isEmpty() ? null : cycleId;
-        if (logged != null) {
-            attempts.attempted(logged, attempted, now); // before the broker sees anything; failing here sends nothing
-            loggedCycle = logged;
-        }
+        // the attempts are written while the batch is sent, and committed before the broker commits any of it:
+        // failing there commits nothing on the broker
+        AttemptWrite write = logged == null ? AttemptWrite.NONE
+                : new AttemptWrite(logWriter.submit(() -> attempts.attempted(logged, attempted, now)));
         PublishResult result;
         try {
-            result = publisher.publish(events, keepOrder);
+            result = publisher.publish(events, keepOrder, write::await);
+            write.await(); // also when nothing was sent
         } catch (RuntimeException e) {
+            if (write.recorded()) {
+                loggedCycle = logged;
+            }
             brokerAnswer = new AttemptLog.Answer(Map.of(), Observation.FAILED, rootMessage(e));
             throw e;
         }
+        loggedCycle = logged;
         // the answer is written with the mark state once the transaction ended, in one update (AttemptLog.finished)
         brokerAnswer = new AttemptLog.Answer(observations(result, List.of()), Observation.CONFIRMED, null);
         List<OutboundEvent> unexplained = duplicateIds.unexplained(logged, result.duplicates());
@@ -466,8 +484,43 @@ public final class OutboxRelay implements Processor, AutoCloseable {
 
     @Override
     public void close() {
-        flushAttempts();
-        publisher.close();
+        try {
+            flushAttempts();
+            publisher.close();
+        } finally {
+            logWriter.shutdown();
+        }
+    }
+
+    /**
+     * A cycle's attempt-log write, running on the relay's log thread while the batch is sent ({@link #NONE}: nothing
+     * to write).
+     */
+    private record AttemptWrite(Future<?> write) {
+        static final AttemptWrite NONE = new AttemptWrite(CompletableFuture.completedFuture(null));
+
+        /** Waits for the write to commit; throws its failure (then nothing may be committed on the broker). */
+        void await() {
+            try {
+                write.get();
+            } catch (ExecutionException e) {
+                throw e.getCause() instanceof RuntimeException r ? r
+                        : new IllegalStateException("attempt log write failed: " + e.getCause(), e.getCause());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while the attempt log was written", e);
+            }
+        }
+
+        /** Waits for the write to end, and tells whether it committed. */
+        boolean recorded() {
+            try {
+                await();
+                return true;
+            } catch (RuntimeException e) {
+                return false;
+            }
+        }
     }
 
     /**

@@ -68,4 +68,31 @@ abstract class AttemptLogOneTransactionPerCycleContractTest extends RelayTestSup
         assertThat(drain(relay)).isEqualTo(1);
         assertThat(logged(id)).containsExactly("CONFIRMED/PUBLISHED");
     }
+
+    /**
+     * The attempts are written while the batch is sent, and the broker commits only after they committed: a log that
+     * cannot be written (here: its table renamed away) rolls the broker's transaction back, so no event of the batch
+     * reaches the queue, no row is marked or charged, and the relay delivers them once the log can be written again.
+     */
+    @Test
+    void anAttemptLogThatCannotBeWrittenCommitsNothingOnTheBroker() {
+        String name = unique("log-unwritable");
+        String queue = unique("it.log");
+        String first = rows.insert("order-4", "OrderConfirmed", "{\"n\":4}");
+        String second = rows.insert("order-5", "OrderConfirmed", "{\"n\":5}");
+        OutboxRelay relay = relay(name, "queue:" + queue, Map.of());
+        rows.jdbc().execute("ALTER TABLE " + AttemptLog.TABLE + " RENAME TO gateway_outbox_attempt_away");
+        try {
+            assertThat(drain(relay)).isZero();
+            assertThat(broker.count(queue)).as("nothing committed on the broker").isZero();
+            assertThat(List.of(rows.status(first), rows.status(second))).containsExactly("PENDING", "PENDING");
+            assertThat(List.of(rows.row(first).get("retry_count"), rows.row(second).get("retry_count")))
+                    .as("no row charged").allMatch(n -> ((Number) n).intValue() == 0);
+        } finally {
+            rows.jdbc().execute("ALTER TABLE gateway_outbox_attempt_away RENAME TO " + AttemptLog.TABLE);
+        }
+        assertThat(drain(relay)).isEqualTo(2);
+        assertThat(broker.count(queue)).isEqualTo(2);
+        assertThat(logged(first)).containsExactly("CONFIRMED/PUBLISHED");
+    }
 }

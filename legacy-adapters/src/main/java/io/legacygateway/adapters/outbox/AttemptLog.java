@@ -38,8 +38,9 @@ import org.springframework.transaction.support.TransactionTemplate;
  * that updated every attempt carry their finish themselves and read unchanged.
  *
  * <p>Every write runs in a transaction of its own ({@code REQUIRES_NEW}), never in the relay's cycle, one per cycle in
- * the steady state: the attempts are recorded (one multi-row insert) and committed before the batch goes to the
- * broker, and stay recorded when the cycle then rolls back or the process dies between publish and mark, which is
+ * the steady state: the attempts are recorded (one multi-row insert) and committed before the broker commits the
+ * batch (the relay writes them while it sends the batch in the broker's transaction, which delivers nothing before its
+ * commit), and stay recorded when the cycle then rolls back or the process dies between publish and mark, which is
  * exactly the evidence a reconciliation needs. The broker's answer and the mark state of a committed cycle
  * ({@link #finished}) are kept in memory and written in the transaction of the next cycle's insert, before that
  * insert; when no next cycle follows (the relay goes idle, stops, or fails) {@link #flush} writes them, and every
