@@ -22,8 +22,8 @@ import org.junit.jupiter.api.TestInstance;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 
 /**
- * {@link AttemptLog}: a cycle's attempts are committed before anything is sent (in a transaction of their own, also
- * while the caller's transaction is open and later rolls back); a committed cycle's finish waits in memory for the
+ * {@link AttemptLog}: a cycle's attempts are committed when {@code attempted} returns, before the broker commits the
+ * batch (in a transaction of their own, also while the caller's transaction is open and later rolls back); a committed cycle's finish waits in memory for the
  * next insert or a flush, and every reader flushes first; a rolled-back cycle is written at once; an attempt whose
  * finish was never written reads SENT/NONE. Each reader returns exactly the rows of its question.
  */
@@ -71,7 +71,7 @@ abstract class AttemptLogContractTest {
     }
 
     @Test
-    void theAttemptsAreOnRecordBeforeTheBatchIsSentAndStayWhenTheCycleRollsBack() {
+    void theAttemptsAreOnRecordWhenAttemptedReturnsAndStayWhenTheCycleRollsBack() {
         AttemptLog log = log("r1");
         try {
             schema.inTransactionDo(tx -> {
