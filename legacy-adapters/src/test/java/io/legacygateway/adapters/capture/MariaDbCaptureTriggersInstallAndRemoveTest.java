@@ -1,0 +1,17 @@
+package io.legacygateway.adapters.capture;
+
+import io.legacygateway.adapters.testsupport.ContractDatabase;
+
+class MariaDbCaptureTriggersInstallAndRemoveTest extends CaptureTriggersInstallAndRemoveContractTest {
+
+    @Override
+    ContractDatabase database() {
+        return ContractDatabase.MARIADB;
+    }
+
+    @Override
+    String createCustomers() {
+        return "CREATE TABLE customers (id BIGINT PRIMARY KEY, name VARCHAR(100) NOT NULL, email VARCHAR(200))"
+                + " ENGINE=InnoDB";
+    }
+}

@@ -1,0 +1,16 @@
+package io.legacygateway.adapters.capture;
+
+import io.legacygateway.adapters.testsupport.ContractDatabase;
+
+class PostgresCaptureTriggersInstallAndRemoveTest extends CaptureTriggersInstallAndRemoveContractTest {
+
+    @Override
+    ContractDatabase database() {
+        return ContractDatabase.POSTGRESQL;
+    }
+
+    @Override
+    String createCustomers() {
+        return "CREATE TABLE customers (id BIGINT PRIMARY KEY, name VARCHAR(100) NOT NULL, email VARCHAR(200))";
+    }
+}

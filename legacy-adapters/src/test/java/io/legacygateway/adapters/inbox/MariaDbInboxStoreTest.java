@@ -1,0 +1,11 @@
+package io.legacygateway.adapters.inbox;
+
+import io.legacygateway.adapters.testsupport.ContractDatabase;
+
+class MariaDbInboxStoreTest extends InboxStoreContractTest {
+
+    @Override
+    ContractDatabase database() {
+        return ContractDatabase.MARIADB;
+    }
+}

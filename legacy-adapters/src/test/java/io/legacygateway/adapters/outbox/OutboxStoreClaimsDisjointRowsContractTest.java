@@ -1,0 +1,132 @@
+package io.legacygateway.adapters.outbox;
+
+import static io.legacygateway.adapters.outbox.OutboxFixture.keysOf;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.legacygateway.adapters.sql.GatewaySchema;
+import io.legacygateway.adapters.testsupport.ContractDatabase;
+import io.legacygateway.adapters.testsupport.TestSchema;
+import java.time.Instant;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * Two relays on one table, each in its own transaction on its own connection: while the first holds its claim, the
+ * second's claim skips the held rows ({@code FOR UPDATE SKIP LOCKED}) and returns the others, never waiting for the
+ * first; and {@link OutboxStore#behindOtherRows} holds back a claimed row whose aggregate has an earlier waiting row
+ * the other relay holds, so that one aggregate is never published out of order. The window is made deterministic by
+ * a latch: the first transaction stays open until the second has claimed.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+abstract class OutboxStoreClaimsDisjointRowsContractTest {
+
+    static final Instant T0 = Instant.parse("2030-01-01T00:00:00Z");
+
+    TestSchema schema;
+    OutboxFixture outbox;
+
+    abstract ContractDatabase database();
+
+    /**
+     * Whether the database's {@code SKIP LOCKED} skips only the rows another transaction holds in this mode's claim
+     * (else it may return fewer rows, never a held one: the rows stay disjoint).
+     */
+    boolean skipsOnlyTheHeldRows(MarkMode mode) {
+        return true;
+    }
+
+    @BeforeAll
+    void createSchema() {
+        schema = TestSchema.create(database(), getClass(), GatewaySchema.RELAY);
+        outbox = new OutboxFixture(schema);
+    }
+
+    @AfterAll
+    void dropSchema() throws Exception {
+        schema.close();
+    }
+
+    @BeforeEach
+    void empty() {
+        outbox.clear();
+    }
+
+    /** Runs {@code second} in the main thread while another thread's transaction holds the claim {@code first}. */
+    /** What each relay claimed: the first (which held its rows meanwhile) and the second's result. */
+    private record Claims<T>(List<OutboxRow> first, T second) {
+    }
+
+    private <T> Claims<T> whileOneHolds(OutboxStore store, int firstLimit, Function<OutboxStore, T> second)
+            throws Exception {
+        CountDownLatch claimed = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        CompletableFuture<List<OutboxRow>> first = CompletableFuture.supplyAsync(() -> schema.inTransaction(tx -> {
+            List<OutboxRow> rows = store.claim(firstLimit, T0);
+            claimed.countDown();
+            try {
+                assertThat(release.await(30, TimeUnit.SECONDS)).isTrue();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return rows;
+        }));
+        try {
+            assertThat(claimed.await(30, TimeUnit.SECONDS)).as("the first relay claimed").isTrue();
+            T result = schema.inTransaction(tx -> second.apply(store));
+            release.countDown();
+            return new Claims<>(first.get(30, TimeUnit.SECONDS), result);
+        } finally {
+            release.countDown();
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = MarkMode.class, names = {"STATUS", "TIMESTAMP", "DELETE"})
+    void whileOneRelayHoldsItsClaimTheOtherClaimsTheRestAndNeverTheSameRow(MarkMode mode) throws Exception {
+        OutboxStore store = outbox.store(mode, true, false);
+        List<Long> keys = outbox.insert(mode, "a", "b", "c", "d", "e", "f", "g", "h", "i", "j");
+
+        Claims<List<OutboxRow>> both = whileOneHolds(store, 4, s -> s.claim(10, T0));
+
+        List<Long> first = keysOf(both.first());
+        List<Long> second = keysOf(both.second());
+        assertThat(first).containsExactlyElementsOf(keys.subList(0, 4));
+        assertThat(second).doesNotContainAnyElementsOf(first);
+        if (skipsOnlyTheHeldRows(mode)) {
+            assertThat(second).containsExactlyElementsOf(keys.subList(4, 10));
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = MarkMode.class, names = {"STATUS", "TIMESTAMP", "DELETE"})
+    void aRowBehindAnEarlierRowOfItsAggregateThatTheOtherRelayHoldsMustWait(MarkMode mode) throws Exception {
+        OutboxStore store = outbox.store(mode, true, false);
+        List<Long> keys = outbox.insert(mode, "x", "x", "y", "x");
+
+        Claims<List<List<OutboxRow>>> both = whileOneHolds(store, 1, s -> {
+            List<OutboxRow> claimed = s.claim(10, T0);
+            return List.of(claimed, List.copyOf(s.behindOtherRows(claimed)));
+        });
+
+        assertThat(keysOf(both.first())).containsExactly(keys.get(0));
+        List<List<OutboxRow>> second = both.second();
+        assertThat(keysOf(second.get(0))).doesNotContain(keys.get(0));
+        if (skipsOnlyTheHeldRows(mode)) {
+            assertThat(keysOf(second.get(0))).containsExactly(keys.get(1), keys.get(2), keys.get(3));
+            assertThat(keysOf(second.get(1))).as("x's later rows wait for the row the first relay holds")
+                    .containsExactlyInAnyOrder(keys.get(1), keys.get(3));
+        }
+        assertThat(schema.<Set<OutboxRow>>inTransaction(tx -> store.behindOtherRows(store.claim(10, T0))))
+                .as("alone, the relay holds every row and none waits").isEmpty();
+    }
+}
