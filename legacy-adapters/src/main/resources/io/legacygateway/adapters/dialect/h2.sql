@@ -13,6 +13,8 @@ MERGE INTO {rejections} (source_table, row_key, relay, event_id, reason, attempt
 INSERT INTO {table} (message_id, consumer_name, processed_at) SELECT CAST(:messageId AS VARCHAR(255)), CAST(:consumer AS VARCHAR(64)), CAST(:processedAt AS TIMESTAMP WITH TIME ZONE) WHERE NOT EXISTS (SELECT 1 FROM {table} WHERE message_id = :messageId AND consumer_name = :consumer)
 
 -- name: inbox.sequence.create
+-- The same race as inbox.record: the first two messages of a new aggregate, in concurrent transactions, both pass the
+-- NOT EXISTS and the primary key fails the later one (its message is redelivered), where PostgreSQL and MariaDB wait.
 INSERT INTO {table} (consumer_name, aggregate_key, last_sequence) SELECT CAST(:consumer AS VARCHAR(64)), CAST(:aggregate AS VARCHAR(255)), 0 WHERE NOT EXISTS (SELECT 1 FROM {table} WHERE consumer_name = :consumer AND aggregate_key = :aggregate)
 
 -- relay explain (OutboxExplain). H2 has no partial index: a composite index that leads with the status.
