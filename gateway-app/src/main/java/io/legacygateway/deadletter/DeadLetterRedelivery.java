@@ -1,7 +1,6 @@
 package io.legacygateway.deadletter;
 
 import io.legacygateway.config.GatewayProperties;
-import io.legacygateway.envelope.MessageCopies;
 import io.legacygateway.envelope.MessageProperties;
 import io.legacygateway.ops.OperationAudit;
 import io.micrometer.core.instrument.Counter;

@@ -1,6 +1,6 @@
 package io.legacygateway.inbox;
 
-import io.legacygateway.envelope.MessageCopies;
+import io.legacygateway.deadletter.MessageCopies;
 import io.legacygateway.envelope.MessageProperties;
 import jakarta.jms.BytesMessage;
 import jakarta.jms.DeliveryMode;
