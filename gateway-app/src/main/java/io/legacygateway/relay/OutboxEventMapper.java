@@ -85,7 +85,7 @@ final class OutboxEventMapper {
             return reject(row, "destination: '" + destination + "' gives an unsafe address for event type '"
                     + row.eventType() + "' and aggregate type '" + row.aggregateType() + "'");
         }
-        EventEnvelope envelope = new EventEnvelope(EnvelopeVersion.current().specversion(), row.eventId(), source,
+        EventEnvelope envelope = new EventEnvelope(EnvelopeVersion.current(), row.eventId(), source,
                 row.eventType(), row.aggregateId(), row.occurredAt() != null ? row.occurredAt() : row.createdAt(),
                 contentType, version, row.aggregateType(), blankToNull(row.correlationId()),
                 blankToNull(row.causationId()), traceparent, data);
