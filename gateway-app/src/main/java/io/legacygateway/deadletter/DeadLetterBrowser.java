@@ -2,7 +2,7 @@ package io.legacygateway.deadletter;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.legacygateway.envelope.MessageProperties;
+import io.legacygateway.envelope.EnvelopeMessages;
 import io.legacygateway.ops.ApiErrors;
 import jakarta.jms.BytesMessage;
 import jakarta.jms.Connection;
@@ -169,7 +169,8 @@ final class DeadLetterBrowser {
     /** The operator's view of one message; never throws for odd properties (they are left out). */
     DeadLetter read(String queue, Message m, boolean withBody) throws JMSException {
         String reasonClass = string(m, REASON_CLASS);
-        String eventId = string(m, MessageProperties.ID);
+        EnvelopeMessages.Headers envelope = EnvelopeMessages.read(m);
+        String eventId = envelope.id();
         if (eventId == null) {
             eventId = bodyId(m);
         }
@@ -177,8 +178,8 @@ final class DeadLetterBrowser {
         Instant timestamp = m.getJMSTimestamp() > 0 ? Instant.ofEpochMilli(m.getJMSTimestamp()) : null;
         Integer redeliveries = integer(m, REDELIVERY_COUNT);
         return new DeadLetter(m.getJMSMessageID(), queue, string(m, ORIGINAL_ADDRESS), string(m, ORIGINAL_QUEUE),
-                eventId, string(m, MessageProperties.TYPE), string(m, MessageProperties.SUBJECT),
-                string(m, MessageProperties.GROUP_ID), reasonClass == null ? DeadLetter.BROKER : reasonClass,
+                eventId, envelope.type(), envelope.subject(), envelope.groupId(),
+                reasonClass == null ? DeadLetter.BROKER : reasonClass,
                 reasonClass == null ? DeadLetter.BROKER_REASON : string(m, REASON), string(m, EXCEPTION),
                 integer(m, DELIVERY_COUNT), string(m, CONSUMER), failedAt, timestamp,
                 failedAt != null ? failedAt : timestamp, string(m, ORIGINAL_MESSAGE_ID),

@@ -1,8 +1,7 @@
 package io.legacygateway.deadletter;
 
 import io.legacygateway.config.GatewayProperties;
-import io.legacygateway.envelope.MessageCopies;
-import io.legacygateway.envelope.MessageProperties;
+import io.legacygateway.envelope.EnvelopeMessages;
 import io.legacygateway.ops.OperationAudit;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -429,9 +428,9 @@ public class DeadLetterRedelivery {
                 || name.equals(DeadLetterBrowser.REDELIVERED_AT) || name.equals(DeadLetterBrowser.REDELIVERED_BY)
                 || name.equals(DeadLetterBrowser.REDELIVERY_COUNT));
         if (d.groupId() != null) {
-            copy.setStringProperty(MessageProperties.GROUP_ID, d.groupId());
+            copy.setStringProperty(EnvelopeMessages.GROUP_ID, d.groupId());
         }
-        copy.setStringProperty(MessageProperties.DUPLICATE_ID,
+        copy.setStringProperty(EnvelopeMessages.DUPLICATE_ID,
                 (d.eventId() != null ? d.eventId() : d.messageId()) + "|redelivery:" + d.messageId() + "|"
                         + d.originalQueue());
         copy.setStringProperty(DeadLetterBrowser.REDELIVERED_AT, clock.instant().toString());

@@ -4,8 +4,9 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import io.legacygateway.config.GatewayDataSources;
 import io.legacygateway.config.GatewayProperties;
 import io.legacygateway.envelope.EnvelopeCodec;
+import io.legacygateway.envelope.EnvelopeMessages;
+import io.legacygateway.envelope.EnvelopeVersion;
 import io.legacygateway.envelope.EventEnvelope;
-import io.legacygateway.envelope.MessageProperties;
 import jakarta.jms.Connection;
 import jakarta.jms.ConnectionFactory;
 import jakarta.jms.DeliveryMode;
@@ -98,8 +99,9 @@ public class DemoDuplicateDeliveries implements InitializingBean, DisposableBean
                 + "correlation_id FROM outbox WHERE id = ?", rs -> {
                     Timestamp occurred = rs.getTimestamp("occurred_at");
                     try {
-                        event[0] = new EventEnvelope("1.0", id, properties.source(), rs.getString("event_type"),
-                                rs.getString("aggregate_id"), occurred == null ? null : occurred.toInstant(),
+                        event[0] = new EventEnvelope(EnvelopeVersion.V1, id, properties.source(),
+                                rs.getString("event_type"), rs.getString("aggregate_id"),
+                                occurred == null ? null : occurred.toInstant(),
                                 EventEnvelope.JSON, rs.getInt("event_version"), rs.getString("aggregate_type"),
                                 rs.getString("correlation_id"), null, null, codec.parseJson(rs.getString("payload")));
                     } catch (JsonProcessingException e) {
@@ -119,13 +121,8 @@ public class DemoDuplicateDeliveries implements InitializingBean, DisposableBean
         try (Connection c = connectionFactory.createConnection();
              Session s = c.createSession(false, Session.AUTO_ACKNOWLEDGE);
              MessageProducer p = s.createProducer(s.createQueue(QUEUE))) {
-            TextMessage m = s.createTextMessage(codec.write(e));
-            m.setStringProperty(MessageProperties.DUPLICATE_ID, e.id() + "#demo-duplicate-" + sent.incrementAndGet());
-            m.setStringProperty(MessageProperties.GROUP_ID, e.groupId());
-            m.setStringProperty(MessageProperties.ID, e.id());
-            m.setStringProperty(MessageProperties.TYPE, e.type());
-            m.setStringProperty(MessageProperties.SUBJECT, e.subject());
-            m.setIntProperty(MessageProperties.EVENT_VERSION, e.eventVersion());
+            TextMessage m = EnvelopeMessages.toMessage(s, e, codec.write(e),
+                    e.id() + "#demo-duplicate-" + sent.incrementAndGet(), null);
             p.send(m, DeliveryMode.PERSISTENT, jakarta.jms.Message.DEFAULT_PRIORITY, 0L);
         }
     }

@@ -4,8 +4,9 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.legacygateway.config.GatewayProperties;
 import io.legacygateway.envelope.EnvelopeCodec;
+import io.legacygateway.envelope.EnvelopeMessages;
+import io.legacygateway.envelope.EnvelopeVersion;
 import io.legacygateway.envelope.EventEnvelope;
-import io.legacygateway.envelope.MessageProperties;
 import jakarta.jms.Connection;
 import jakarta.jms.ConnectionFactory;
 import jakarta.jms.DeliveryMode;
@@ -76,8 +77,9 @@ public class DemoPoisonMessages implements InitializingBean, DisposableBean {
         data.put("orderId", order);
         data.put("customerId", customer);
         data.put("amount", BigDecimal.valueOf(ThreadLocalRandom.current().nextInt(500, 20000), 2));
-        EventEnvelope event = new EventEnvelope("1.0", "evt-late-" + UUID.randomUUID(), properties.source(),
-                "OrderCreated", order, clock.instant(), EventEnvelope.JSON, 1, "Order", null, null, null, data);
+        EventEnvelope event = new EventEnvelope(EnvelopeVersion.V1, "evt-late-" + UUID.randomUUID(),
+                properties.source(), "OrderCreated", order, clock.instant(), EventEnvelope.JSON, 1, "Order", null,
+                null, null, data);
         try {
             send(event);
         } catch (JMSException | RuntimeException e) {
@@ -114,15 +116,7 @@ public class DemoPoisonMessages implements InitializingBean, DisposableBean {
         try (Connection c = connectionFactory.createConnection();
              Session s = c.createSession(false, Session.AUTO_ACKNOWLEDGE);
              MessageProducer p = s.createProducer(s.createQueue(DemoDuplicateDeliveries.QUEUE))) {
-            TextMessage m = s.createTextMessage(codec.write(e));
-            m.setStringProperty(MessageProperties.DUPLICATE_ID, e.id());
-            m.setStringProperty(MessageProperties.GROUP_ID, e.groupId());
-            m.setStringProperty(MessageProperties.ID, e.id());
-            m.setStringProperty(MessageProperties.TYPE, e.type());
-            m.setStringProperty(MessageProperties.SOURCE, e.source());
-            m.setStringProperty(MessageProperties.SUBJECT, e.subject());
-            m.setStringProperty(MessageProperties.AGGREGATE_TYPE, e.aggregateType());
-            m.setIntProperty(MessageProperties.EVENT_VERSION, e.eventVersion());
+            TextMessage m = EnvelopeMessages.toMessage(s, e, codec.write(e), e.id(), null);
             p.send(m, DeliveryMode.PERSISTENT, jakarta.jms.Message.DEFAULT_PRIORITY, 0L);
         }
     }

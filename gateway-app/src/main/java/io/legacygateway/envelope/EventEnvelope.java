@@ -1,15 +1,19 @@
 package io.legacygateway.envelope;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.time.Instant;
+import java.util.Objects;
 
 /**
- * An integration event as it travels on the broker: a CloudEvents 1.0 event in JSON structured mode
- * ({@link EnvelopeVersion#V1}). Serialised by {@link EnvelopeCodec}; attribute names are the CloudEvents ones.
+ * An integration event as it travels on the broker: a CloudEvents event in JSON structured mode, of one
+ * {@link EnvelopeVersion}. Serialised by {@link EnvelopeCodec}; attribute names are the CloudEvents ones. Its JMS
+ * message is made and read by {@link EnvelopeMessages}.
  *
+ * @param envelopeVersion the envelope version: gives {@code specversion} and {@value EnvelopeVersion#ATTRIBUTE}
  * @param id            the event id, unique per event; with a digest of the envelope, the broker's duplicate-detection id
  * @param source        the legacy system the event comes from (URI-reference)
  * @param type          event type, for example {@code OrderCreated}
@@ -21,10 +25,10 @@ import java.time.Instant;
  * @param data          the payload: a JSON value, or a JSON string for text payloads
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-@JsonPropertyOrder({"specversion", "id", "source", "type", "subject", "time", "datacontenttype", "eventversion",
-        "aggregatetype", "correlationid", "causationid", "traceparent", "data"})
+@JsonPropertyOrder({"specversion", "envelopeversion", "id", "source", "type", "subject", "time", "datacontenttype",
+        "eventversion", "aggregatetype", "correlationid", "causationid", "traceparent", "data"})
 public record EventEnvelope(
-        @JsonProperty("specversion") String specVersion,
+        @JsonIgnore EnvelopeVersion envelopeVersion,
         @JsonProperty("id") String id,
         @JsonProperty("source") String source,
         @JsonProperty("type") String type,
@@ -40,6 +44,22 @@ public record EventEnvelope(
 
     public static final String JSON = "application/json";
     public static final String TEXT = "text/plain";
+
+    public EventEnvelope {
+        Objects.requireNonNull(envelopeVersion, "envelopeVersion");
+    }
+
+    /** The CloudEvents {@code specversion} of this envelope's version. */
+    @JsonProperty("specversion")
+    public String specVersion() {
+        return envelopeVersion.specversion();
+    }
+
+    /** What the envelope states in {@value EnvelopeVersion#ATTRIBUTE}: nothing for {@link EnvelopeVersion#V1}. */
+    @JsonProperty("envelopeversion")
+    Integer statedEnvelopeVersion() {
+        return envelopeVersion.attribute();
+    }
 
     /** The ordering key: one group per aggregate ({@code JMSXGroupID}). */
     public String groupId() {

@@ -1,7 +1,7 @@
 package io.legacygateway.inbox;
 
-import io.legacygateway.envelope.MessageCopies;
-import io.legacygateway.envelope.MessageProperties;
+import io.legacygateway.deadletter.MessageCopies;
+import io.legacygateway.envelope.EnvelopeMessages;
 import jakarta.jms.BytesMessage;
 import jakarta.jms.DeliveryMode;
 import jakarta.jms.JMSException;
@@ -113,9 +113,9 @@ final class DeadLetters {
         if (!(original instanceof TextMessage) && !(original instanceof BytesMessage)) {
             copy.setStringProperty("gw_dlq_original_type", original.getClass().getSimpleName());
         }
-        MessageCopies.copyHeaders(original, copy, name -> name.equals(MessageProperties.DUPLICATE_ID)
+        MessageCopies.copyHeaders(original, copy, name -> name.equals(EnvelopeMessages.DUPLICATE_ID)
                 || name.startsWith("_AMQ_") || name.startsWith("__AMQ")
-                || (name.startsWith("JMSX") && !name.equals(MessageProperties.GROUP_ID)));
+                || (name.startsWith("JMSX") && !name.equals(EnvelopeMessages.GROUP_ID)));
         return copy;
     }
 

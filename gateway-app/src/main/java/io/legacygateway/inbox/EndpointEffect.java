@@ -1,7 +1,7 @@
 package io.legacygateway.inbox;
 
+import io.legacygateway.envelope.EnvelopeMessages;
 import io.legacygateway.envelope.EventEnvelope;
-import io.legacygateway.envelope.MessageProperties;
 import javax.sql.DataSource;
 import org.apache.camel.Exchange;
 import org.apache.camel.ProducerTemplate;
@@ -44,10 +44,10 @@ final class EndpointEffect implements InboxEffect {
     public void apply(EventEnvelope envelope) {
         Exchange result = producer.send(uri, exchange -> {
             exchange.getIn().setBody(envelope);
-            exchange.getIn().setHeader(MessageProperties.ID, envelope.id());
-            exchange.getIn().setHeader(MessageProperties.TYPE, envelope.type());
-            exchange.getIn().setHeader(MessageProperties.SUBJECT, envelope.subject());
-            exchange.getIn().setHeader(MessageProperties.EVENT_VERSION, envelope.eventVersion());
+            exchange.getIn().setHeader(EnvelopeMessages.ID, envelope.id());
+            exchange.getIn().setHeader(EnvelopeMessages.TYPE, envelope.type());
+            exchange.getIn().setHeader(EnvelopeMessages.SUBJECT, envelope.subject());
+            exchange.getIn().setHeader(EnvelopeMessages.EVENT_VERSION, envelope.eventVersion());
             exchange.setProperty(JDBC, jdbc);
             exchange.setProperty(DATA_SOURCE, dataSource);
             exchange.setProperty(CONSUMER, consumer);

@@ -1,6 +1,7 @@
 package io.legacygateway.inbox;
 
 import io.legacygateway.config.DurationText;
+import io.legacygateway.envelope.EnvelopeMessages;
 import io.legacygateway.envelope.EventEnvelope;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -349,8 +350,9 @@ public final class InboxConsumer implements Processor {
     private static String describe(Message message) {
         try {
             // properties are the sender's, not validated: printable and short before they reach a log line
-            String id = message.getStringProperty(io.legacygateway.envelope.MessageProperties.ID);
-            String type = message.getStringProperty(io.legacygateway.envelope.MessageProperties.TYPE);
+            EnvelopeMessages.Headers envelope = EnvelopeMessages.read(message);
+            String id = envelope.id();
+            String type = envelope.type();
             String text = (type == null ? "message" : type) + " " + (id == null ? message.getJMSMessageID() : id);
             text = text.replaceAll("\\p{Cntrl}", "?");
             return text.length() <= 200 ? text : text.substring(0, 200) + "…";

@@ -4,7 +4,7 @@ import io.legacygateway.adapters.outbox.AttemptLog;
 import io.legacygateway.adapters.sql.Dialect;
 import io.legacygateway.adapters.sql.SchemaScripts;
 import io.legacygateway.config.GatewayDataSources;
-import io.legacygateway.envelope.MessageProperties;
+import io.legacygateway.envelope.EnvelopeMessages;
 import io.legacygateway.relay.OutboxRelay;
 import io.legacygateway.relay.OutboxRelayFactory;
 import io.legacygateway.relay.RelayCycleHook;
@@ -268,7 +268,7 @@ public class ReconciliationLab {
             try (Connection c = connectionFactory.createConnection();
                  Session s = c.createSession(true, Session.SESSION_TRANSACTED)) {
                 Message m = s.createTextMessage("{\"orderId\":\"O-2001\"}");
-                m.setStringProperty(MessageProperties.DUPLICATE_ID, eventId);
+                m.setStringProperty(EnvelopeMessages.DUPLICATE_ID, eventId);
                 s.createProducer(s.createQueue(queue)).send(m);
                 s.rollback(); // the service dies before the broker commit
                 return "the service died before the broker commit (the send was rolled back)";
@@ -284,7 +284,7 @@ public class ReconciliationLab {
                 MessageConsumer consumer = s.createConsumer(s.createQueue(queue));
                 Message m;
                 while ((m = consumer.receive(ids.isEmpty() ? 2000 : 500)) != null) {
-                    ids.add(m.getStringProperty(MessageProperties.ID));
+                    ids.add(m.getStringProperty(EnvelopeMessages.ID));
                 }
             }
             return ids;

@@ -1,7 +1,6 @@
 package io.legacygateway.relay;
 
-import io.legacygateway.envelope.EventEnvelope;
-import io.legacygateway.envelope.MessageProperties;
+import io.legacygateway.envelope.EnvelopeMessages;
 import jakarta.jms.Connection;
 import jakarta.jms.ConnectionFactory;
 import jakarta.jms.DeliveryMode;
@@ -292,20 +291,7 @@ public final class ArtemisPublisher implements EventPublisher {
     }
 
     private void send(Session session, MessageProducer producer, OutboundEvent e) throws JMSException {
-        EventEnvelope env = e.envelope();
-        TextMessage m = session.createTextMessage(e.json());
-        m.setStringProperty(MessageProperties.DUPLICATE_ID, DuplicateIds.of(e));
-        m.setStringProperty(MessageProperties.GROUP_ID, env.groupId());
-        m.setStringProperty(MessageProperties.ID, env.id());
-        m.setStringProperty(MessageProperties.TYPE, env.type());
-        m.setStringProperty(MessageProperties.SOURCE, env.source());
-        m.setStringProperty(MessageProperties.SUBJECT, env.subject());
-        m.setIntProperty(MessageProperties.EVENT_VERSION, env.eventVersion());
-        m.setStringProperty(MessageProperties.AGGREGATE_TYPE, env.aggregateType());
-        m.setStringProperty(MessageProperties.RELAY, relay);
-        if (env.correlationId() != null) {
-            m.setJMSCorrelationID(env.correlationId());
-        }
+        TextMessage m = EnvelopeMessages.toMessage(session, e.envelope(), e.json(), DuplicateIds.of(e), relay);
         producer.send(destination(session, e), m, DeliveryMode.PERSISTENT, jakarta.jms.Message.DEFAULT_PRIORITY, 0L);
     }
 

@@ -66,7 +66,7 @@ final class OutboxEventMapper {
         String address = destination.resolve(row.eventType(), row.aggregateType());
         // the event's data: a JSON payload is copied into the envelope's text token by token (no tree: this is the
         // relay's hot path), so the envelope itself carries no data
-        EventEnvelope envelope = new EventEnvelope(EnvelopeVersion.current().specversion(), row.eventId(), source,
+        EventEnvelope envelope = new EventEnvelope(EnvelopeVersion.current(), row.eventId(), source,
                 row.eventType(), row.aggregateId(), row.occurredAt() != null ? row.occurredAt() : row.createdAt(),
                 json ? EventEnvelope.JSON : EventEnvelope.TEXT, version, row.aggregateType(),
                 blankToNull(row.correlationId()), blankToNull(row.causationId()), traceparent,

@@ -1,6 +1,8 @@
 package io.legacygateway.bench;
 
-import io.legacygateway.envelope.MessageProperties;
+import io.legacygateway.envelope.EnvelopeMessages;
+import io.legacygateway.envelope.EnvelopeVersion;
+import io.legacygateway.envelope.EventEnvelope;
 import jakarta.jms.Connection;
 import jakarta.jms.ConnectionFactory;
 import jakarta.jms.DeliveryMode;
@@ -37,20 +39,14 @@ final class Envelopes {
                 + ",\"eventversion\":" + version + ",\"aggregatetype\":\"" + aggregateType + "\",\"data\":" + data + "}";
     }
 
-    /** The text message with the gateway publisher's properties. */
+    /** The text message with the gateway publisher's properties ({@link EnvelopeMessages}, as the relay sets them). */
     static TextMessage message(Session s, String id, String type, String subject, Instant time, int version,
                                String aggregateType, String data, String relay) throws JMSException {
-        TextMessage m = s.createTextMessage(json(id, type, subject, time, version, aggregateType, data));
-        m.setStringProperty(MessageProperties.DUPLICATE_ID, id);
-        m.setStringProperty(MessageProperties.GROUP_ID, aggregateType + ":" + subject);
-        m.setStringProperty(MessageProperties.ID, id);
-        m.setStringProperty(MessageProperties.TYPE, type);
-        m.setStringProperty(MessageProperties.SOURCE, SOURCE);
-        m.setStringProperty(MessageProperties.SUBJECT, subject);
-        m.setIntProperty(MessageProperties.EVENT_VERSION, version);
-        m.setStringProperty(MessageProperties.AGGREGATE_TYPE, aggregateType);
-        m.setStringProperty(MessageProperties.RELAY, relay);
-        return m;
+        // the properties come from the envelope's attributes only: its data stays the hand-written text
+        EventEnvelope headers = new EventEnvelope(EnvelopeVersion.V1, id, SOURCE, type, subject, time,
+                EventEnvelope.JSON, version, aggregateType, null, null, null, null);
+        return EnvelopeMessages.toMessage(s, headers, json(id, type, subject, time, version, aggregateType, data), id,
+                relay);
     }
 
     /**

@@ -2,8 +2,8 @@ package io.legacygateway.deadletter;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.legacygateway.envelope.EnvelopeMessages;
 import io.legacygateway.envelope.EventEnvelope;
-import io.legacygateway.envelope.MessageProperties;
 import io.legacygateway.testsupport.StandaloneArtemis;
 import jakarta.jms.ConnectionFactory;
 import jakarta.jms.Message;
@@ -199,7 +199,7 @@ abstract class DeadLetterRedeliveryContractTest extends DeadLetterTestSupport {
             assertThat(property(copy, "gw_redelivered_at")).as("1000 per second: 1 ms apart on the pinned clock")
                     .isEqualTo((sent == zed1 ? at : at.plusMillis(1)).toString());
             assertThat(property(copy, "gw_redelivery_count")).isEqualTo("1");
-            assertThat(property(copy, MessageProperties.DUPLICATE_ID)).isEqualTo(sent.id() + "|redelivery:"
+            assertThat(property(copy, EnvelopeMessages.DUPLICATE_ID)).isEqualTo(sent.id() + "|redelivery:"
                     + dead.getJMSMessageID() + "|" + queue);
             List<String> names = Collections.list(copy.getPropertyNames()).stream().map(Object::toString).toList();
             assertThat(names).noneMatch(n -> n.startsWith("gw_dlq_") || n.startsWith("_AMQ_ORIG"));
@@ -493,7 +493,7 @@ abstract class DeadLetterRedeliveryContractTest extends DeadLetterTestSupport {
                 .satisfies(m -> {
                     assertThat(property(m, "ce_id")).isEqualTo(event.id());
                     assertThat(property(m, "gw_redelivery_count")).isEqualTo("1");
-                    assertThat(property(m, MessageProperties.DUPLICATE_ID)).endsWith("|" + archive);
+                    assertThat(property(m, EnvelopeMessages.DUPLICATE_ID)).endsWith("|" + archive);
                 });
     }
 

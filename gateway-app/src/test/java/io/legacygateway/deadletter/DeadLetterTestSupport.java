@@ -6,8 +6,9 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.legacygateway.config.GatewayDataSources;
 import io.legacygateway.envelope.EnvelopeCodec;
+import io.legacygateway.envelope.EnvelopeMessages;
+import io.legacygateway.envelope.EnvelopeVersion;
 import io.legacygateway.envelope.EventEnvelope;
-import io.legacygateway.envelope.MessageProperties;
 import io.legacygateway.inbox.InboxConsumerTemplate;
 import io.legacygateway.testsupport.QueueProbe;
 import io.legacygateway.testsupport.InboxFaults;
@@ -176,9 +177,8 @@ abstract class DeadLetterTestSupport {
         data.put("orderId", order);
         data.put("customerId", customer);
         data.put("amount", new BigDecimal(amount));
-        return new EventEnvelope("1.0", "evt-" + UUID.randomUUID(), "urn:test", type, order, java.time.Instant.now(),
-                EventEnvelope.JSON,
-                1, "Order", "corr-" + order, null, null, data);
+        return new EventEnvelope(EnvelopeVersion.V1, "evt-" + UUID.randomUUID(), "urn:test", type, order,
+                java.time.Instant.now(), EventEnvelope.JSON, 1, "Order", "corr-" + order, null, null, data);
     }
 
     /** Publishes envelopes as the relay does: persistent text, CloudEvents properties, group, duplicate id. */
@@ -199,18 +199,9 @@ abstract class DeadLetterTestSupport {
              Session s = c.createSession(true, Session.SESSION_TRANSACTED);
              MessageProducer p = s.createProducer(s.createQueue(queue))) {
             for (int i = 0; i < bodies.size(); i++) {
-                TextMessage m = s.createTextMessage(bodies.get(i));
-                if (i < envelopes.length && envelopes[i] != null) {
-                    EventEnvelope e = envelopes[i];
-                    m.setStringProperty(MessageProperties.DUPLICATE_ID, e.id());
-                    m.setStringProperty(MessageProperties.ID, e.id());
-                    m.setStringProperty(MessageProperties.TYPE, e.type());
-                    m.setStringProperty(MessageProperties.SUBJECT, e.subject());
-                    m.setStringProperty(MessageProperties.SOURCE, e.source());
-                    m.setIntProperty(MessageProperties.EVENT_VERSION, e.eventVersion());
-                    m.setStringProperty(MessageProperties.GROUP_ID, e.groupId());
-                    m.setJMSCorrelationID(e.correlationId());
-                }
+                TextMessage m = i < envelopes.length && envelopes[i] != null
+                        ? EnvelopeMessages.toMessage(s, envelopes[i], bodies.get(i), envelopes[i].id(), null)
+                        : s.createTextMessage(bodies.get(i));
                 p.send(m, DeliveryMode.PERSISTENT, Message.DEFAULT_PRIORITY, 0L);
             }
             s.commit();

@@ -17,7 +17,7 @@ class EnvelopeJsonDataCopyTest {
     private final EnvelopeCodec codec = new EnvelopeCodec();
 
     private static EventEnvelope envelope(com.fasterxml.jackson.databind.JsonNode data) {
-        return new EventEnvelope("1.0", "evt-1", "urn:s", "OrderCreated", "O-1", Instant.parse("2026-12-01T10:00:00.5Z"),
+        return new EventEnvelope(EnvelopeVersion.V1, "evt-1", "urn:s", "OrderCreated", "O-1", Instant.parse("2026-12-01T10:00:00.5Z"),
                 EventEnvelope.JSON, 1, "Order", null, "cmd-1", null, data);
     }
 

@@ -161,7 +161,7 @@ abstract class InboxConsumerContractTest extends InboxTestSupport {
         startConsumer(consumer, queue, Map.of());
         EventEnvelope shipped = event("OrderShipped", "order-1", "alice", "1", null);
         EventEnvelope v2 = orderCreated("alice", "2");
-        v2 = new EventEnvelope(v2.specVersion(), v2.id(), v2.source(), v2.type(), v2.subject(), v2.time(),
+        v2 = new EventEnvelope(v2.envelopeVersion(), v2.id(), v2.source(), v2.type(), v2.subject(), v2.time(),
                 v2.dataContentType(), 2, v2.aggregateType(), null, null, null, v2.data());
         send(queue, shipped, v2);
 

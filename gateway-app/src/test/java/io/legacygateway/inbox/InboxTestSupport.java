@@ -4,8 +4,9 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.legacygateway.config.GatewayDataSources;
 import io.legacygateway.envelope.EnvelopeCodec;
+import io.legacygateway.envelope.EnvelopeMessages;
+import io.legacygateway.envelope.EnvelopeVersion;
 import io.legacygateway.envelope.EventEnvelope;
-import io.legacygateway.envelope.MessageProperties;
 import io.legacygateway.testsupport.QueueProbe;
 import io.legacygateway.testsupport.InboxFaults;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -188,8 +189,8 @@ abstract class InboxTestSupport {
         if (seq != null) {
             data.put("seq", seq);
         }
-        return new EventEnvelope("1.0", UUID.randomUUID().toString(), "urn:test", type, order, Instant.now(),
-                EventEnvelope.JSON, 1, "Order", null, null, null, data);
+        return new EventEnvelope(EnvelopeVersion.V1, UUID.randomUUID().toString(), "urn:test", type, order,
+                Instant.now(), EventEnvelope.JSON, 1, "Order", null, null, null, data);
     }
 
     /** Publishes envelopes as the relay does (persistent text, CloudEvents properties, group = aggregate). */
@@ -207,13 +208,10 @@ abstract class InboxTestSupport {
              Session s = c.createSession(true, Session.SESSION_TRANSACTED);
              MessageProducer p = s.createProducer(s.createQueue(queue))) {
             for (int i = 0; i < bodies.size(); i++) {
-                TextMessage m = s.createTextMessage(bodies.get(i));
-                if (i < envelopes.length && envelopes[i] != null) {
-                    EventEnvelope e = envelopes[i];
-                    m.setStringProperty(MessageProperties.ID, e.id());
-                    m.setStringProperty(MessageProperties.TYPE, e.type());
-                    m.setStringProperty(MessageProperties.GROUP_ID, e.groupId());
-                }
+                // no duplicate id: tests of duplicate deliveries send one envelope twice
+                TextMessage m = i < envelopes.length && envelopes[i] != null
+                        ? EnvelopeMessages.toMessage(s, envelopes[i], bodies.get(i), null, null)
+                        : s.createTextMessage(bodies.get(i));
                 p.send(m, DeliveryMode.PERSISTENT, Message.DEFAULT_PRIORITY, 0L);
             }
             s.commit();

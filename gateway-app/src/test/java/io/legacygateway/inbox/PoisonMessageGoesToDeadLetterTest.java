@@ -30,8 +30,8 @@ import org.springframework.test.context.ActiveProfiles;
  * Messages that must not be applied reach the broker's dead-letter queue {@code DLQ.<queue>} (on {@code DLA}, as
  * broker.xml auto-creates it), with the reason, never acknowledged silently:
  * <ul>
- *   <li>non-retryable (malformed JSON, missing CloudEvents attributes, unknown type, too large, not UTF-8, an
- *       ObjectMessage): on the first delivery, in the transaction that acknowledges it;</li>
+ *   <li>non-retryable (malformed JSON, missing CloudEvents attributes, unknown envelope version, unknown type, too
+ *       large, not UTF-8, an ObjectMessage): on the first delivery, in the transaction that acknowledges it;</li>
  *   <li>transient (a lock the effect waits for until its lock timeout, on every attempt): retried by the broker with
  *       its redelivery delay, and dead-lettered by the gateway on exactly the configured delivery, with the last error
  *       and the attempt count.</li>
@@ -60,12 +60,15 @@ abstract class PoisonMessageGoesToDeadLetterTest extends InboxTestSupport {
         String missingType = codec.write(orderCreated("bob", "1")).replaceFirst("\"type\" *: *\"OrderCreated\",", "");
         EventEnvelope big = orderCreated("bob", "1");
         String tooLarge = codec.write(big).replace("\"orderId\"", "\"padding\":\"" + "x".repeat(3000) + "\",\"orderId\"");
+        // a later envelope version on the same CloudEvents specversion: not read as V1
+        String unknownEnvelopeVersion = codec.write(orderCreated("carol", "1"))
+                .replaceFirst("\"specversion\":\"1.0\",", "\"specversion\":\"1.0\",\"envelopeversion\":99,");
         List<String> bodies = new ArrayList<>(List.of("{\"specversion\":\"1.0\",\"id\":", missingType,
-                codec.write(unknown), tooLarge, codec.write(healthy)));
+                codec.write(unknown), tooLarge, unknownEnvelopeVersion, codec.write(healthy)));
         sendRaw(queue, bodies);
         sendOther(queue);
 
-        Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> deadLetters(queue).size() == 6);
+        Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> deadLetters(queue).size() == 7);
         Map<String, String> reasons = new HashMap<>();
         for (Message dead : deadLetters(queue)) {
             String reasonClass = property(dead, DeadLetters.REASON_CLASS);
@@ -79,7 +82,8 @@ abstract class PoisonMessageGoesToDeadLetterTest extends InboxTestSupport {
         assertThat(reasons).containsOnlyKeys("MALFORMED_ENVELOPE", "UNKNOWN_TYPE", "PAYLOAD_TOO_LARGE",
                 "UNSUPPORTED_MESSAGE");
         assertThat(reasons.get("MALFORMED_ENVELOPE")).contains("not JSON")
-                .contains("required attribute 'type' is missing").contains("body is not UTF-8");
+                .contains("required attribute 'type' is missing").contains("body is not UTF-8")
+                .contains("unsupported envelopeversion 99");
         assertThat(reasons.get("UNKNOWN_TYPE")).contains("OrderShipped version 1 is not accepted");
         assertThat(reasons.get("PAYLOAD_TOO_LARGE")).contains("exceeds maxPayloadBytes 2048");
         assertThat(reasons.get("UNSUPPORTED_MESSAGE")).contains("ObjectMessage is not read");

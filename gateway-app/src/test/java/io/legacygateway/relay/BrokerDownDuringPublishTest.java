@@ -2,7 +2,7 @@ package io.legacygateway.relay;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.legacygateway.envelope.MessageProperties;
+import io.legacygateway.envelope.EnvelopeMessages;
 import io.legacygateway.testsupport.LegacyDatabases;
 import io.legacygateway.testsupport.QueueProbe;
 import io.legacygateway.testsupport.StandaloneArtemis;
@@ -66,7 +66,7 @@ class BrokerDownDuringPublishTest extends RelayTestSupport {
         assertThat(drain(relay)).isEqualTo(50);
 
         assertThat(rows.count("PUBLISHED")).isEqualTo(50);
-        assertThat(broker.drain(queue)).extracting(m -> QueueProbe.property(m, MessageProperties.ID))
+        assertThat(broker.drain(queue)).extracting(m -> QueueProbe.property(m, EnvelopeMessages.ID))
                 .containsExactlyElementsOf(ids);
     }
 }

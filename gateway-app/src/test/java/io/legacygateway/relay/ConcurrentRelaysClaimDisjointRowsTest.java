@@ -3,8 +3,8 @@ package io.legacygateway.relay;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.legacygateway.envelope.EnvelopeCodec;
+import io.legacygateway.envelope.EnvelopeMessages;
 import io.legacygateway.envelope.EventEnvelope;
-import io.legacygateway.envelope.MessageProperties;
 import io.legacygateway.testsupport.QueueProbe;
 import jakarta.jms.TextMessage;
 import java.time.Duration;
@@ -88,7 +88,7 @@ abstract class ConcurrentRelaysClaimDisjointRowsTest extends RelayTestSupport {
 
         List<TextMessage> messages = broker.drain(queue);
         assertThat(messages).hasSize(600);
-        assertThat(new HashSet<>(messages.stream().map(m -> QueueProbe.property(m, MessageProperties.ID)).toList()))
+        assertThat(new HashSet<>(messages.stream().map(m -> QueueProbe.property(m, EnvelopeMessages.ID)).toList()))
                 .hasSize(600);
         Map<String, List<String>> seen = new HashMap<>();
         for (TextMessage m : messages) {

@@ -2,7 +2,7 @@ package io.legacygateway.relay;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.legacygateway.envelope.MessageProperties;
+import io.legacygateway.envelope.EnvelopeMessages;
 import io.legacygateway.testsupport.QueueProbe;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.ArrayList;
@@ -59,7 +59,7 @@ abstract class CrashAfterPublishBeforeMarkTest extends RelayTestSupport {
         assertThat(batches.get(1)).as("republished with the same event ids, then the new rows")
                 .containsExactlyElementsOf(concat(first, added));
         List<String> onQueue = broker.drain(queue).stream()
-                .map(m -> QueueProbe.property(m, MessageProperties.ID)).toList();
+                .map(m -> QueueProbe.property(m, EnvelopeMessages.ID)).toList();
         assertThat(onQueue).as("each event exactly once").containsExactlyElementsOf(concat(first, added));
         assertThat(rows.count("PUBLISHED")).isEqualTo(7);
         assertThat(rows.count("PENDING")).isZero();

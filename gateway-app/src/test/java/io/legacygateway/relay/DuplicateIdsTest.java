@@ -10,6 +10,7 @@ import io.legacygateway.adapters.outbox.OutboxRow;
 import io.legacygateway.adapters.outbox.PayloadFormat;
 import io.legacygateway.adapters.outbox.ValueTemplate;
 import io.legacygateway.envelope.EnvelopeCodec;
+import io.legacygateway.envelope.EnvelopeVersion;
 import io.legacygateway.envelope.EventEnvelope;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -31,8 +32,8 @@ class DuplicateIdsTest {
     private OutboundEvent event(String id, String payloadText, Instant time) {
         OutboxRow row = new OutboxRow(1L, 1L, id, "Invoice", "I-1", "InvoiceIssued", 1, payloadText, time, null, null,
                 null, null, 0);
-        EventEnvelope e = new EventEnvelope("1.0", id, "urn:test", "InvoiceIssued", "I-1", time, EventEnvelope.TEXT, 1,
-                "Invoice", null, null, null, JsonNodeFactory.instance.textNode(payloadText));
+        EventEnvelope e = new EventEnvelope(EnvelopeVersion.V1, id, "urn:test", "InvoiceIssued", "I-1", time,
+                EventEnvelope.TEXT, 1, "Invoice", null, null, null, JsonNodeFactory.instance.textNode(payloadText));
         return new OutboundEvent(row, e, codec.write(e), "invoices", false);
     }
 

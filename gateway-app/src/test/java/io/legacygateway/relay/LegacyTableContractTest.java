@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.legacygateway.envelope.EnvelopeCodec;
+import io.legacygateway.envelope.EnvelopeMessages;
 import io.legacygateway.envelope.EventEnvelope;
-import io.legacygateway.envelope.MessageProperties;
 import io.legacygateway.testsupport.QueueProbe;
 import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.jms.TextMessage;
@@ -165,7 +165,7 @@ abstract class LegacyTableContractTest extends RelayTestSupport {
         assertThat(e.type()).isEqualTo("InvoiceIssued");
         assertThat(e.data().get("amount").decimalValue()).isEqualByComparingTo("12.50");
         assertThat(e.time()).as("10:00 in Berlin in January").isEqualTo(Instant.parse("2026-01-15T09:00:00Z"));
-        assertThat(messages.get(0).getStringProperty(MessageProperties.GROUP_ID)).isEqualTo("Invoice:R-1");
+        assertThat(messages.get(0).getStringProperty(EnvelopeMessages.GROUP_ID)).isEqualTo("Invoice:R-1");
         assertThat(codec.read(messages.get(1).getText()).data().get("paid").asBoolean()).isTrue();
 
         for (long key : List.of(first, second)) {
@@ -207,7 +207,7 @@ abstract class LegacyTableContractTest extends RelayTestSupport {
         long fourth = insert("R-1", "{\"n\":4}");
         assertThat(drain(relay)).as("nor does it block its aggregate").isEqualTo(1);
 
-        assertThat(broker.drain(queue)).extracting(m -> QueueProbe.property(m, MessageProperties.ID))
+        assertThat(broker.drain(queue)).extracting(m -> QueueProbe.property(m, EnvelopeMessages.ID))
                 .containsExactly("inv-" + first, "inv-" + third, "inv-" + fourth);
         assertThat(legacy.queryForList("SELECT evt_no FROM " + TABLE, Long.class)).containsExactly(bad);
         List<Map<String, Object>> recorded = rejections();
@@ -284,7 +284,7 @@ abstract class LegacyTableContractTest extends RelayTestSupport {
         }
         publishUntil(relay, published, 3);
 
-        List<String> ids = broker.drain(queue).stream().map(m -> QueueProbe.property(m, MessageProperties.ID)).toList();
+        List<String> ids = broker.drain(queue).stream().map(m -> QueueProbe.property(m, EnvelopeMessages.ID)).toList();
         assertThat(ids).containsExactly(uuid(first), uuid(second), uuid(third));
         assertThat(rejected(relay)).as("rejected once, not at every poll").isEqualTo(1.0);
         assertThat(legacy.queryForObject("SELECT COUNT(*) FROM gateway_outbox_position WHERE relay = ?", Integer.class,
@@ -320,7 +320,7 @@ abstract class LegacyTableContractTest extends RelayTestSupport {
                     .pollInterval(Duration.ofMillis(200)).until(() -> drain(relay) == 0);
             late.commit();
             publishUntil(relay, published, 2);
-            assertThat(broker.drain(queue)).extracting(m -> QueueProbe.property(m, MessageProperties.ID))
+            assertThat(broker.drain(queue)).extracting(m -> QueueProbe.property(m, EnvelopeMessages.ID))
                     .as("both, in outbox order").containsExactly(uuid(lateKey), uuid(early));
         }
     }
@@ -334,7 +334,7 @@ abstract class LegacyTableContractTest extends RelayTestSupport {
         long fresh = insert("R-new", "{\"new\":true}");
 
         publishUntil(relay, new AtomicInteger(), 1);
-        assertThat(broker.drain(queue)).extracting(m -> QueueProbe.property(m, MessageProperties.ID))
+        assertThat(broker.drain(queue)).extracting(m -> QueueProbe.property(m, EnvelopeMessages.ID))
                 .containsExactly(uuid(fresh));
     }
 

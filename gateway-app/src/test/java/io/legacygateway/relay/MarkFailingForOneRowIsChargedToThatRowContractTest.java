@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.legacygateway.adapters.outbox.FailedRow;
-import io.legacygateway.envelope.MessageProperties;
+import io.legacygateway.envelope.EnvelopeMessages;
 import io.legacygateway.testsupport.QueueProbe;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Instant;
@@ -316,7 +316,7 @@ abstract class MarkFailingForOneRowIsChargedToThatRowContractTest extends RelayT
     }
 
     private List<String> ids(String queue) {
-        return broker.drain(queue).stream().map(m -> QueueProbe.property(m, MessageProperties.ID)).toList();
+        return broker.drain(queue).stream().map(m -> QueueProbe.property(m, EnvelopeMessages.ID)).toList();
     }
 
     private static Object value(Map<String, Object> row, String column) {

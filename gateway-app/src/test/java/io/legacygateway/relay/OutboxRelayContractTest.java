@@ -4,8 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.legacygateway.envelope.EnvelopeCodec;
+import io.legacygateway.envelope.EnvelopeMessages;
+import io.legacygateway.envelope.EnvelopeVersion;
 import io.legacygateway.envelope.EventEnvelope;
-import io.legacygateway.envelope.MessageProperties;
 import io.legacygateway.testsupport.QueueProbe;
 import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.jms.DeliveryMode;
@@ -45,19 +46,25 @@ abstract class OutboxRelayContractTest extends RelayTestSupport {
 
         List<TextMessage> messages = broker.drain(queue);
         assertThat(messages).hasSize(3);
-        assertThat(messages).extracting(m -> QueueProbe.property(m, MessageProperties.ID)).containsExactly(a, b, c);
-        assertThat(messages).extracting(m -> QueueProbe.property(m, MessageProperties.DUPLICATE_ID))
+        assertThat(messages).extracting(m -> QueueProbe.property(m, EnvelopeMessages.ID)).containsExactly(a, b, c);
+        assertThat(messages).extracting(m -> QueueProbe.property(m, EnvelopeMessages.DUPLICATE_ID))
                 .as("the duplicate id: event id and a digest of the envelope")
                 .allMatch(d -> d.matches("[^|]+\\|sha256:[0-9a-f]{32}"))
                 .extracting(d -> d.substring(0, d.indexOf('|'))).containsExactly(a, b, c);
         for (TextMessage m : messages) {
             EventEnvelope e = codec.read(m.getText());
             assertThat(m.getJMSDeliveryMode()).isEqualTo(DeliveryMode.PERSISTENT);
-            assertThat(m.getStringProperty(MessageProperties.ID)).isEqualTo(e.id());
-            assertThat(m.getStringProperty(MessageProperties.GROUP_ID)).isEqualTo("Order:" + e.subject());
-            assertThat(m.getStringProperty(MessageProperties.TYPE)).isEqualTo(e.type());
-            assertThat(m.getIntProperty(MessageProperties.EVENT_VERSION)).isEqualTo(1);
+            assertThat(m.getStringProperty(EnvelopeMessages.ID)).isEqualTo(e.id());
+            assertThat(m.getStringProperty(EnvelopeMessages.GROUP_ID)).isEqualTo("Order:" + e.subject());
+            assertThat(m.getStringProperty(EnvelopeMessages.TYPE)).isEqualTo(e.type());
+            assertThat(m.getIntProperty(EnvelopeMessages.EVENT_VERSION)).isEqualTo(1);
             assertThat(m.getJMSCorrelationID()).isEqualTo("corr-" + e.subject());
+            assertThat(EnvelopeMessages.read(m)).as("the properties mirror the body")
+                    .isEqualTo(new EnvelopeMessages.Headers(e.id(), e.type(), e.source(), e.subject(),
+                            e.aggregateType(), e.eventVersion(), e.groupId(), null));
+            assertThat(m.propertyExists(EnvelopeMessages.ENVELOPE_VERSION)).as("V1 is implied by absence").isFalse();
+            assertThat(m.getStringProperty(EnvelopeMessages.RELAY)).isNotBlank();
+            assertThat(e.envelopeVersion()).isEqualTo(EnvelopeVersion.V1);
             assertThat(e.source()).isEqualTo("urn:legacy-gateway");
             assertThat(e.dataContentType()).isEqualTo(EventEnvelope.JSON);
             assertThat(e.time()).isNotNull();
@@ -124,7 +131,7 @@ abstract class OutboxRelayContractTest extends RelayTestSupport {
         assertThat(drain(relay)).isEqualTo(2);
         assertThat(drain(relay)).isZero();
 
-        assertThat(broker.drain(queue)).extracting(m -> QueueProbe.property(m, MessageProperties.ID))
+        assertThat(broker.drain(queue)).extracting(m -> QueueProbe.property(m, EnvelopeMessages.ID))
                 .containsExactly(good1, good2);
         assertThat(rows.status(good1)).isEqualTo("PUBLISHED");
         assertThat(rows.status(good2)).isEqualTo("PUBLISHED");

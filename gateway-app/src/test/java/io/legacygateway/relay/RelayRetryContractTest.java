@@ -2,7 +2,7 @@ package io.legacygateway.relay;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.legacygateway.envelope.MessageProperties;
+import io.legacygateway.envelope.EnvelopeMessages;
 import io.legacygateway.ops.RelayOperations;
 import io.legacygateway.testsupport.DbTimes;
 import io.legacygateway.testsupport.MutableClock;
@@ -112,7 +112,7 @@ abstract class RelayRetryContractTest extends RelayTestSupport {
     }
 
     private List<String> ids(String queue) {
-        return broker.drain(queue).stream().map(m -> QueueProbe.property(m, MessageProperties.ID)).toList();
+        return broker.drain(queue).stream().map(m -> QueueProbe.property(m, EnvelopeMessages.ID)).toList();
     }
 
     @Test

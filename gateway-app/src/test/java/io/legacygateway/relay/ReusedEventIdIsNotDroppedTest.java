@@ -11,8 +11,8 @@ import io.legacygateway.adapters.outbox.AttemptLog;
 import io.legacygateway.adapters.outbox.AttemptLog.MarkState;
 import io.legacygateway.adapters.outbox.AttemptLog.Observation;
 import io.legacygateway.envelope.EnvelopeCodec;
+import io.legacygateway.envelope.EnvelopeMessages;
 import io.legacygateway.envelope.MalformedEnvelopeException;
-import io.legacygateway.envelope.MessageProperties;
 import io.legacygateway.reconciliation.IntentEvidence;
 import io.legacygateway.reconciliation.Reconciliation;
 import io.legacygateway.reconciliation.ReconciliationDecision;
@@ -78,9 +78,9 @@ abstract class ReusedEventIdIsNotDroppedTest extends RelayTestSupport {
         List<TextMessage> onQueue = broker.drain(queue);
         assertThat(onQueue).as("every event of both generations, exactly").hasSize(100);
         List<String> ids = IntStream.rangeClosed(1, 50).mapToObj(k -> "billing-" + k).toList();
-        assertThat(onQueue.subList(0, 50)).extracting(m -> QueueProbe.property(m, MessageProperties.ID))
+        assertThat(onQueue.subList(0, 50)).extracting(m -> QueueProbe.property(m, EnvelopeMessages.ID))
                 .containsExactlyElementsOf(ids);
-        assertThat(onQueue.subList(50, 100)).extracting(m -> QueueProbe.property(m, MessageProperties.ID))
+        assertThat(onQueue.subList(50, 100)).extracting(m -> QueueProbe.property(m, EnvelopeMessages.ID))
                 .as("the same ids again").containsExactlyElementsOf(ids);
         assertThat(onQueue.subList(0, 50)).extracting(m -> data(m).get("generation").asInt()).containsOnly(1);
         assertThat(onQueue.subList(50, 100)).extracting(m -> data(m).get("generation").asInt()).containsOnly(2);

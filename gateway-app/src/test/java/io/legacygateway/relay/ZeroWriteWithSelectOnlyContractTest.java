@@ -3,7 +3,7 @@ package io.legacygateway.relay;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.legacygateway.envelope.MessageProperties;
+import io.legacygateway.envelope.EnvelopeMessages;
 import io.legacygateway.testsupport.QueueProbe;
 import java.time.Duration;
 import java.util.HashMap;
@@ -100,7 +100,7 @@ abstract class ZeroWriteWithSelectOnlyContractTest extends RelayTestSupport {
 
         assertThat(published.get()).isEqualTo(4);
         List<Long> ids = admin().queryForList("SELECT id FROM " + TABLE + " ORDER BY id", Long.class);
-        assertThat(broker.drain(queue)).extracting(m -> QueueProbe.property(m, MessageProperties.ID))
+        assertThat(broker.drain(queue)).extracting(m -> QueueProbe.property(m, EnvelopeMessages.ID))
                 .containsExactlyElementsOf(ids.stream().map(id -> "ledger-" + id).toList());
         JdbcTemplate state = new JdbcTemplate(dataSources.get("legacy", "test"));
         assertThat(state.queryForObject("SELECT COUNT(*) FROM gateway_outbox_position WHERE relay = ?",

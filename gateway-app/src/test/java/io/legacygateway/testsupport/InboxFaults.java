@@ -1,9 +1,9 @@
 package io.legacygateway.testsupport;
 
+import io.legacygateway.envelope.EnvelopeMessages;
 import io.legacygateway.envelope.EventEnvelope;
 import io.legacygateway.inbox.InboxDeliveryHook;
 import io.legacygateway.inbox.InboxOutcome;
-import io.legacygateway.envelope.MessageProperties;
 import jakarta.jms.JMSException;
 import jakarta.jms.Message;
 import java.util.List;
@@ -137,7 +137,7 @@ public class InboxFaults implements InboxDeliveryHook {
     public void beforeAcknowledge(String consumer, Message message) {
         String id;
         try {
-            id = message.getStringProperty(MessageProperties.ID);
+            id = message.getStringProperty(EnvelopeMessages.ID);
         } catch (JMSException e) {
             return;
         }

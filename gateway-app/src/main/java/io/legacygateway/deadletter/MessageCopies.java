@@ -1,4 +1,4 @@
-package io.legacygateway.envelope;
+package io.legacygateway.deadletter;
 
 import jakarta.jms.BytesMessage;
 import jakarta.jms.JMSException;
@@ -10,7 +10,10 @@ import java.util.function.Predicate;
 import org.apache.activemq.artemis.api.core.ActiveMQBuffer;
 import org.apache.activemq.artemis.jms.client.ActiveMQMessage;
 
-/** Copies of a message for another destination (dead-lettering, redelivery), made without interpreting its body. */
+/**
+ * Copies of a message for another destination, made without interpreting its body: the inbox's dead-lettering
+ * ({@code inbox.DeadLetters}) and {@link DeadLetterRedelivery}.
+ */
 public final class MessageCopies {
 
     private MessageCopies() {
