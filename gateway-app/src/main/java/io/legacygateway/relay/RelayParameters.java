@@ -1,6 +1,7 @@
 package io.legacygateway.relay;
 
 import io.legacygateway.adapters.outbox.MarkMode;
+import io.legacygateway.adapters.outbox.OutboxColumn;
 import io.legacygateway.adapters.outbox.PayloadFormat;
 import io.legacygateway.adapters.outbox.ZeroWriteReader;
 import io.legacygateway.config.TemplateParameter;
@@ -16,8 +17,8 @@ import org.springframework.validation.annotation.Validated;
 /**
  * The {@code outbox-relay} template's parameters as given, bound and validated by {@link TemplateParameters}: each
  * component is one parameter's whole definition (name, default, validation, and the description the reference table
- * shows). The column mapping ({@link io.legacygateway.adapters.outbox.OutboxColumn}) comes on top. What depends on
- * other parameters or on the configuration is checked by {@link RelaySettings#of}.
+ * shows). The column mapping ({@link OutboxColumn}) comes on top. What depends on other parameters or on the
+ * configuration is checked by {@link RelaySettings#parse}.
  */
 @Validated
 public record RelayParameters(

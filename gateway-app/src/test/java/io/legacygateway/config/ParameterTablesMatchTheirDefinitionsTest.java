@@ -8,11 +8,15 @@ import io.legacygateway.inbox.InboxParameters;
 import io.legacygateway.relay.RelayParameters;
 import io.legacygateway.testsupport.StandaloneArtemis;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -24,11 +28,13 @@ import org.junit.jupiter.params.provider.ValueSource;
  * {@code <!-- <block>:end -->} in README.md or a docs/*.md page, and this test fails, naming the first line that
  * differs, when it is not what the definitions render. {@code -Dgolden.update=true} rewrites the blocks instead:
  * {@code mvn -pl gateway-app verify -Dtest=ParameterTablesMatchTheirDefinitionsTest -Dgolden.update=true}, then
- * review the diff.
+ * review the diff. A link in a definition names its heading's anchor alone; the rendered table gets the page it is on.
  */
 class ParameterTablesMatchTheirDefinitionsTest {
 
     private static final boolean UPDATE = Boolean.getBoolean("golden.update");
+    /** A Markdown link to a heading by its anchor alone: {@code ](#retention)}. */
+    private static final Pattern ANCHOR_LINK = Pattern.compile("\\]\\(#([a-z0-9_-]+)\\)");
 
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"parameters:relay", "columns:relay", "parameters:inbox"})
@@ -48,7 +54,7 @@ class ParameterTablesMatchTheirDefinitionsTest {
         int to = lines.indexOf(end);
         assertThat(to).as(page + ": " + end + " after " + begin).isGreaterThan(from);
         assertThat(lines.lastIndexOf(begin)).as(page + ": " + begin + " once").isEqualTo(from);
-        List<String> rendered = render(block);
+        List<String> rendered = render(block).stream().map(line -> linked(line, page)).toList();
         List<String> documented = lines.subList(from + 1, to);
         if (UPDATE) {
             List<String> updated = new ArrayList<>(lines.subList(0, from + 1));
@@ -74,6 +80,46 @@ class ParameterTablesMatchTheirDefinitionsTest {
         }
         for (DeadLetterReason r : DeadLetterReason.values()) {
             assertThat(all.toString()).as(r.name()).contains("`" + r.name() + "`");
+        }
+    }
+
+    /**
+     * The definitions link to a heading by its anchor alone ({@code [Retention](#retention)}), whichever page holds
+     * it: the link gets the page's path when the heading is on another page than the table. A heading that no page
+     * has fails the test.
+     */
+    private static String linked(String line, Path page) {
+        Matcher m = ANCHOR_LINK.matcher(line);
+        StringBuilder out = new StringBuilder();
+        while (m.find()) {
+            String anchor = m.group(1);
+            Path target = pagesIo().stream().filter(p -> anchors(p).contains(anchor)).findFirst()
+                    .orElseThrow(() -> new AssertionError("no page has a heading for #" + anchor + ": " + line));
+            String path = target.equals(page) || anchors(page).contains(anchor) ? ""
+                    : page.getParent().relativize(target).toString().replace('\\', '/');
+            m.appendReplacement(out, Matcher.quoteReplacement("](" + path + "#" + anchor + ")"));
+        }
+        m.appendTail(out);
+        return out.toString();
+    }
+
+    /** GitHub's anchors of a page's headings: lower case, punctuation dropped, spaces as dashes. */
+    private static List<String> anchors(Path page) {
+        try {
+            return Files.readAllLines(page, StandardCharsets.UTF_8).stream().filter(l -> l.startsWith("#"))
+                    .map(l -> l.replaceFirst("^#+\\s*", "").toLowerCase(Locale.ROOT)
+                            .replaceAll("[^a-z0-9 _-]", "").replace(' ', '-'))
+                    .toList();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static List<Path> pagesIo() {
+        try {
+            return pages();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 
