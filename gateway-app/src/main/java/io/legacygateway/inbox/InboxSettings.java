@@ -93,15 +93,16 @@ public record InboxSettings(String consumer, String dataSource, QueueName queue,
         UnaryOperator<String> label = k -> label(consumer, k);
         AcceptedTypes accept = AcceptedTypes.parse(label.apply("accept"),
                 TemplateParameters.validated(InboxParameters.class, "accept", given, label));
+        Set<String> known = parameterNames();
         for (String key : given.keySet()) {
-            if (parameterNames().contains(key)) {
+            if (known.contains(key)) {
                 continue;
             }
             int dot = key.indexOf('.');
             String base = dot < 0 ? key : key.substring(0, dot);
             if (dot < 0 || !(base.equals(EFFECT_SQL) || base.equals(EFFECT_ENDPOINT))) {
-                throw new IllegalArgumentException(label.apply(key) + ": unknown parameter; known: "
-                        + parameterNames() + " and effectSql.<Type>, effectEndpoint.<Type>");
+                throw new IllegalArgumentException(label.apply(key) + ": unknown parameter; known: " + known
+                        + " and effectSql.<Type>, effectEndpoint.<Type>");
             }
             if (!accept.types().contains(key.substring(dot + 1))) {
                 throw new IllegalArgumentException(label.apply(key) + ": '" + key.substring(dot + 1)

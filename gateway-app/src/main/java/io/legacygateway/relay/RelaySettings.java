@@ -125,11 +125,12 @@ public record RelaySettings(String relay, String dataSource, TableName table, Ma
         String relay = TemplateParameters.validated(RelayParameters.class, "relay", given,
                 k -> "outbox-relay parameter '" + k + "'");
         UnaryOperator<String> label = k -> label(relay, k);
-        Set<String> unknown = given.keySet().stream().filter(k -> !parameterNames().contains(k))
+        Set<String> known = parameterNames();
+        Set<String> unknown = given.keySet().stream().filter(k -> !known.contains(k))
                 .collect(Collectors.toCollection(TreeSet::new));
         if (!unknown.isEmpty()) {
             throw new IllegalArgumentException(label.apply(unknown.iterator().next()) + ": unknown parameter; known: "
-                    + parameterNames());
+                    + known);
         }
         RelayParameters p = TemplateParameters.bind(RelayParameters.class, given, label);
         Map<String, String> columns = new LinkedHashMap<>();
