@@ -1,6 +1,7 @@
 package io.legacygateway.inbox;
 
 import jakarta.jms.ConnectionFactory;
+import io.legacygateway.config.TemplateParameters;
 import java.util.Collections;
 import java.util.Map;
 import java.util.WeakHashMap;
@@ -14,7 +15,7 @@ import org.apache.camel.model.errorhandler.DefaultErrorHandlerDefinition;
 /**
  * The {@code inbox-consumer} route template: a transacted JMS consumer whose one processor, an {@link InboxConsumer},
  * applies each message's effect once per consumer. Instantiated from YAML ({@code templatedRoute} with
- * {@code routeTemplateRef: inbox-consumer}); every parameter is listed in {@link InboxSettings.Parameter}. The
+ * {@code routeTemplateRef: inbox-consumer}); every parameter is listed in {@link InboxParameters}. The
  * parameters are parsed once, into the route's {@link InboxSettings}; what Camel needs of them (the backoff) it gets
  * from there as numbers, never as the text of a parameter.
  *
@@ -63,8 +64,8 @@ public class InboxConsumerTemplate extends RouteBuilder {
     @Override
     public void configure() {
         RouteTemplateDefinition template = routeTemplate(TEMPLATE);
-        for (InboxSettings.Parameter p : InboxSettings.Parameter.values()) {
-            if (p.defaultValue() == null || !p.defaultValue().isEmpty()) {
+        for (TemplateParameters.Definition p : TemplateParameters.definitions(InboxParameters.class)) {
+            if (p.required() || (p.defaultValue() != null && !p.defaultValue().isEmpty())) {
                 template.templateParameter(p.key(), p.defaultValue(), p.description());
             } else {
                 template.templateOptionalParameter(p.key(), p.description());

@@ -6,14 +6,16 @@ import io.legacygateway.config.TemplateParameters;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.UnaryOperator;
 import java.util.regex.Pattern;
 
 /**
- * The parameters of one {@code inbox-consumer} route, parsed and validated. Every error names the parameter.
+ * The settings of one {@code inbox-consumer} route: its {@link InboxParameters} with what follows from them and from
+ * the configuration (the datasource, the effect of each accepted type, the parsed tables and queue). Every error names
+ * the parameter.
  *
  * @param consumer            consumer name: the inbox's {@code consumer_name}, metric tag
  * @param dataSource          name under {@code gateway.datasources}: the database of the inbox and of the effects
@@ -35,58 +37,6 @@ public record InboxSettings(String consumer, String dataSource, QueueName queue,
                             int maxPayloadBytes, int concurrentConsumers, Integer maxDeliveryAttempts,
                             Duration maxBackoff, String sequence, TableName sequenceTable, TableName parkedTable,
                             int batchSize, Duration batchWait, int consumerWindowSize) {
-
-    /** Longest {@code batchWait}: a batch holds its messages unacknowledged while it waits. */
-    static final Duration MAX_BATCH_WAIT = Duration.ofSeconds(1);
-    /** {@code consumerWindowSize} when not given and {@code batchSize} is more than 1: about 170 messages of 1.5 KiB. */
-    static final int DEFAULT_BATCH_WINDOW = 256 * 1024;
-    /** Largest {@code consumerWindowSize}: what a session may hold unacknowledged beyond its batch stays bounded. */
-    static final int MAX_CONSUMER_WINDOW = 16 * 1024 * 1024;
-
-    /** Template parameters, with their defaults and descriptions (the README's table shows the same text). */
-    public enum Parameter implements TemplateParameters.Parameter {
-        CONSUMER("consumer", null, "Consumer name (lowercase letters, digits, dashes; at most 64): the inbox's consumer_name and the metric tag; by convention routeId inbox-consumer-<consumer>"),
-        DATA_SOURCE("dataSource", "", "Datasource under gateway.datasources holding the inbox table and changed by the effects; may be left out when exactly one is configured"),
-        QUEUE("queue", null, "Artemis queue to consume: <name> (anycast queue of that address) or <address>::<queue>"),
-        ACCEPT("accept", null, "Accepted event types and versions, e.g. OrderCreated:1,OrderPaid:1; any other type or version is dead-lettered"),
-        EFFECT_SQL("effectSql", "", "SQL run in the inbox transaction with named parameters from the envelope (:id, :subject, :type, :data.orderId ...); effectSql.<Type> for one type"),
-        EFFECT_ENDPOINT("effectEndpoint", "", "Camel endpoint called in the inbox transaction (direct:..., bean:...), after effectSql if both are set; effectEndpoint.<Type> for one type"),
-        REQUIRE_ROWS("requireRows", "false", "true: an SQL effect that changes no row is a business-rule violation (dead-lettered at once)"),
-        INBOX_TABLE("inboxTable", "inbox", "Inbox table (message_id, consumer_name, processed_at), optionally schema.table"),
-        MAX_PAYLOAD_BYTES("maxPayloadBytes", "1048576", "Largest message body accepted; larger ones are dead-lettered"),
-        CONCURRENT_CONSUMERS("concurrentConsumers", "1", "JMS sessions consuming in parallel (1-64); messages of one aggregate (JMSXGroupID) stay on one session"),
-        MAX_DELIVERY_ATTEMPTS("maxDeliveryAttempts", "", "Delivery on which a message that keeps failing transiently is dead-lettered by the gateway, with the last error; default and upper bound: the broker's max-delivery-attempts for the queue"),
-        MAX_BACKOFF("maxBackoff", "30s", "Longest pause between in-process retries while the database is unreachable (the message stays unacknowledged)"),
-        SEQUENCE("sequence", "", "Sequence gate: path of the aggregate's sequence number in the envelope, e.g. data.seq; off when empty"),
-        SEQUENCE_TABLE("sequenceTable", "inbox_sequence", "Sequence gate: last applied sequence per aggregate and consumer"),
-        PARKED_TABLE("parkedTable", "inbox_parked", "Sequence gate: messages that arrived ahead of their turn"),
-        BATCH_SIZE("batchSize", "100", "Most messages received in one transacted JMS session and applied in one database transaction (1-1000; 1: one message per transaction)"),
-        BATCH_WAIT("batchWait", "10ms", "Longest wait, from a batch's first message, for more messages to fill it (at most 1s); messages already queued never wait"),
-        CONSUMER_WINDOW_SIZE("consumerWindowSize", "", "Bytes of messages the broker sends ahead to each session, buffered in the gateway (0-16777216; 0: one message per receive, a round trip each); default 262144, 0 with batchSize 1. A gateway crash counts one delivery attempt for each buffered message");
-
-        private final String key;
-        private final String defaultValue;
-        private final String description;
-
-        Parameter(String key, String defaultValue, String description) {
-            this.key = key;
-            this.defaultValue = defaultValue;
-            this.description = description;
-        }
-
-        public String key() {
-            return key;
-        }
-
-        /** {@code null} for a required parameter. */
-        public String defaultValue() {
-            return defaultValue;
-        }
-
-        public String description() {
-            return description;
-        }
-    }
 
     /**
      * What applying one event type means: an SQL statement, a Camel endpoint, or both (SQL first), each with the
@@ -117,94 +67,84 @@ public record InboxSettings(String consumer, String dataSource, QueueName queue,
         return "inbox-consumer '" + consumer + "' parameter '" + parameter + "'";
     }
 
-    private static final Pattern NAME = Pattern.compile("[a-z0-9][a-z0-9-]{0,63}");
     private static final Pattern QUEUE = Pattern.compile("[A-Za-z0-9._-]{1,200}");
-    private static final Pattern PATH = Pattern.compile("data(\\.[A-Za-z0-9_-]{1,100}){1,10}");
+    private static final String EFFECT_SQL = "effectSql";
+    private static final String EFFECT_ENDPOINT = "effectEndpoint";
 
     /** Every fixed parameter name; {@code effectSql.<Type>} and {@code effectEndpoint.<Type>} come on top. */
     public static Set<String> parameterNames() {
         Set<String> names = new TreeSet<>();
-        Arrays.stream(Parameter.values()).map(Parameter::key).forEach(names::add);
+        TemplateParameters.definitions(InboxParameters.class).forEach(d -> names.add(d.key()));
         return names;
     }
 
     /**
+     * Binds and validates the template parameters ({@link InboxParameters}), then checks what depends on several of
+     * them or on the configuration. Every error names the consumer and the parameter; one that names no valid
+     * consumer is labelled {@code inbox-consumer parameter 'consumer'}.
+     *
      * @param raw            the template parameters as given
      * @param onlyDataSource the single configured datasource, or {@code null} when there are none or several
      */
     public static InboxSettings parse(Map<String, Object> raw, String onlyDataSource) {
-        TemplateParameters named = TemplateParameters.of(raw, k -> "inbox-consumer parameter '" + k + "'");
-        String consumer = named.required(Parameter.CONSUMER);
-        if (!NAME.matcher(consumer).matches()) {
-            throw new IllegalArgumentException("inbox-consumer parameter 'consumer': '" + consumer + "' must match "
-                    + NAME.pattern());
-        }
-        TemplateParameters p = named.labelled(k -> label(consumer, k));
-        AcceptedTypes accept = AcceptedTypes.parse(label(consumer, "accept"), p.required(Parameter.ACCEPT));
-        for (String key : p.given().keySet()) {
-            if (parameterNames().contains(key)) {
+        Map<String, String> given = TemplateParameters.text(raw);
+        String consumer = TemplateParameters.validated(InboxParameters.class, "consumer", given,
+                k -> "inbox-consumer parameter '" + k + "'");
+        UnaryOperator<String> label = k -> label(consumer, k);
+        AcceptedTypes accept = AcceptedTypes.parse(label.apply("accept"),
+                TemplateParameters.validated(InboxParameters.class, "accept", given, label));
+        Set<String> known = parameterNames();
+        for (String key : given.keySet()) {
+            if (known.contains(key)) {
                 continue;
             }
             int dot = key.indexOf('.');
             String base = dot < 0 ? key : key.substring(0, dot);
-            if (dot < 0 || !(base.equals("effectSql") || base.equals("effectEndpoint"))) {
-                throw new IllegalArgumentException(label(consumer, key) + ": unknown parameter; known: "
-                        + parameterNames() + " and effectSql.<Type>, effectEndpoint.<Type>");
+            if (dot < 0 || !(base.equals(EFFECT_SQL) || base.equals(EFFECT_ENDPOINT))) {
+                throw new IllegalArgumentException(label.apply(key) + ": unknown parameter; known: " + known
+                        + " and effectSql.<Type>, effectEndpoint.<Type>");
             }
             if (!accept.types().contains(key.substring(dot + 1))) {
-                throw new IllegalArgumentException(label(consumer, key) + ": '" + key.substring(dot + 1)
+                throw new IllegalArgumentException(label.apply(key) + ": '" + key.substring(dot + 1)
                         + "' is not an accepted type (accept: " + accept + ")");
             }
         }
-        String dataSource = p.value(Parameter.DATA_SOURCE);
+        InboxParameters p = TemplateParameters.bind(InboxParameters.class, given, label);
+        String dataSource = p.dataSource();
         if (dataSource.isBlank()) {
             if (onlyDataSource == null) {
-                throw new IllegalArgumentException(label(consumer, "dataSource") + ": required when "
+                throw new IllegalArgumentException(label.apply("dataSource") + ": required when "
                         + "gateway.datasources has none or several entries");
             }
             dataSource = onlyDataSource;
         }
-        QueueName queue = queue(consumer, p.required(Parameter.QUEUE));
+        QueueName queue = queue(label.apply("queue"), p.queue());
         Map<String, Effect> effects = new LinkedHashMap<>();
         for (String type : accept.types()) {
-            String sqlKey = p.given().containsKey("effectSql." + type) ? "effectSql." + type : "effectSql";
-            String endpointKey = p.given().containsKey("effectEndpoint." + type) ? "effectEndpoint." + type : "effectEndpoint";
-            String sql = blankToNull(p.given().get(sqlKey));
-            String endpoint = blankToNull(p.given().get(endpointKey));
+            String sqlKey = given.containsKey(EFFECT_SQL + "." + type) ? EFFECT_SQL + "." + type : EFFECT_SQL;
+            String endpointKey = given.containsKey(EFFECT_ENDPOINT + "." + type) ? EFFECT_ENDPOINT + "." + type
+                    : EFFECT_ENDPOINT;
+            String sql = blankToNull(sqlKey.equals(EFFECT_SQL) ? p.effectSql() : given.get(sqlKey));
+            String endpoint = blankToNull(endpointKey.equals(EFFECT_ENDPOINT) ? p.effectEndpoint()
+                    : given.get(endpointKey));
             if (sql == null && endpoint == null) {
-                throw new IllegalArgumentException(label(consumer, "effectSql") + ": accepted type '" + type
+                throw new IllegalArgumentException(label.apply(EFFECT_SQL) + ": accepted type '" + type
                         + "' has no effect; set effectSql or effectEndpoint (or effectSql." + type + ")");
             }
             effects.put(type, new Effect(sql, endpoint, sqlKey, endpointKey));
         }
-        boolean requireRows = p.bool(Parameter.REQUIRE_ROWS);
-        int maxPayload = p.integer(Parameter.MAX_PAYLOAD_BYTES, 256, 64 * 1024 * 1024);
-        int concurrent = p.integer(Parameter.CONCURRENT_CONSUMERS, 1, 64);
-        Integer attempts = p.value(Parameter.MAX_DELIVERY_ATTEMPTS).isBlank() ? null
-                : p.integer(Parameter.MAX_DELIVERY_ATTEMPTS, 1, 1000);
-        int batchSize = p.integer(Parameter.BATCH_SIZE, 1, 1000);
-        String sequence = blankToNull(p.value(Parameter.SEQUENCE));
-        if (sequence != null && !PATH.matcher(sequence).matches()) {
-            throw new IllegalArgumentException(label(consumer, "sequence") + ": '" + sequence
-                    + "' is not a path into the event's data such as data.seq");
+        if (p.batchWait().compareTo(InboxParameters.MAX_BATCH_WAIT) > 0) {
+            throw new IllegalArgumentException(label.apply("batchWait") + ": " + DurationText.format(p.batchWait())
+                    + " is longer than " + DurationText.format(InboxParameters.MAX_BATCH_WAIT) + " (the batch's"
+                    + " messages stay unacknowledged while it waits)");
         }
-        return new InboxSettings(consumer, dataSource, queue, accept, effects, requireRows,
-                TableName.parse(label(consumer, "inboxTable"), p.value(Parameter.INBOX_TABLE)), maxPayload,
-                concurrent, attempts, p.duration(Parameter.MAX_BACKOFF), sequence,
-                TableName.parse(label(consumer, "sequenceTable"), p.value(Parameter.SEQUENCE_TABLE)),
-                TableName.parse(label(consumer, "parkedTable"), p.value(Parameter.PARKED_TABLE)),
-                batchSize, batchWait(consumer, p.duration(Parameter.BATCH_WAIT)),
-                p.value(Parameter.CONSUMER_WINDOW_SIZE).isBlank() ? (batchSize == 1 ? 0 : DEFAULT_BATCH_WINDOW)
-                        : p.integer(Parameter.CONSUMER_WINDOW_SIZE, 0, MAX_CONSUMER_WINDOW));
-    }
-
-    private static Duration batchWait(String consumer, Duration wait) {
-        if (wait.compareTo(MAX_BATCH_WAIT) > 0) {
-            throw new IllegalArgumentException(label(consumer, "batchWait") + ": " + DurationText.format(wait)
-                    + " is longer than " + DurationText.format(MAX_BATCH_WAIT) + " (the batch's messages stay"
-                    + " unacknowledged while it waits)");
-        }
-        return wait;
+        int window = p.consumerWindowSize() != null ? p.consumerWindowSize()
+                : p.batchSize() == 1 ? 0 : InboxParameters.DEFAULT_BATCH_WINDOW;
+        return new InboxSettings(consumer, dataSource, queue, accept, effects, p.requireRows(),
+                TableName.parse(label.apply("inboxTable"), p.inboxTable()), p.maxPayloadBytes(),
+                p.concurrentConsumers(), p.maxDeliveryAttempts(), p.maxBackoff(), blankToNull(p.sequence()),
+                TableName.parse(label.apply("sequenceTable"), p.sequenceTable()),
+                TableName.parse(label.apply("parkedTable"), p.parkedTable()), p.batchSize(), p.batchWait(), window);
     }
 
     /** The JMS session count as a string, for the endpoint URI. */
@@ -212,10 +152,10 @@ public record InboxSettings(String consumer, String dataSource, QueueName queue,
         return Integer.toString(concurrentConsumers);
     }
 
-    private static QueueName queue(String consumer, String value) {
+    private static QueueName queue(String label, String value) {
         String[] parts = value.split("::", -1);
         if (parts.length > 2 || Arrays.stream(parts).anyMatch(s -> !QUEUE.matcher(s).matches())) {
-            throw new IllegalArgumentException(label(consumer, "queue") + ": '" + value + "' is not a queue name ("
+            throw new IllegalArgumentException(label + ": '" + value + "' is not a queue name ("
                     + QUEUE.pattern() + ", or address::queue)");
         }
         return parts.length == 1 ? new QueueName(parts[0], parts[0]) : new QueueName(parts[0], parts[1]);

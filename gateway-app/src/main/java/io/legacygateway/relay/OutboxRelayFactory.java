@@ -76,9 +76,8 @@ public class OutboxRelayFactory implements DisposableBean {
      *                   window between publish and mark with one)
      */
     public OutboxRelay create(Map<String, Object> parameters, List<RelayCycleHook> extraHooks) {
-        RelaySettings parsed = RelaySettings.parse(parameters, properties.source(),
-                dataSources.names().size() == 1 ? dataSources.names().iterator().next() : null);
-        RelaySettings s = withStoredDomainNames(parsed);
+        RelaySettings s = RelaySettings.parse(parameters, properties.source(),
+                dataSources.names().size() == 1 ? dataSources.names().iterator().next() : null, this::storedDomain);
         if (relays.stream().anyMatch(r -> r.name().equals(s.relay()))) {
             throw new IllegalArgumentException(RelaySettings.label(s.relay(), "relay") + ": the name '" + s.relay()
                     + "' is used twice");
@@ -182,20 +181,17 @@ public class OutboxRelayFactory implements DisposableBean {
     }
 
     /**
-     * The settings with {@code domainTable} and {@code domainKeyColumn} as the database spells them (H2 stores unquoted
-     * names in upper case), checked to exist; unchanged without a domain table.
+     * The domain table with {@code domainTable} and {@code domainKeyColumn} as the database spells them (H2 stores
+     * unquoted names in upper case), checked to exist.
      */
-    private RelaySettings withStoredDomainNames(RelaySettings s) {
-        if (s.domain() == null) {
-            return s;
-        }
-        String label = RelaySettings.label(s.relay(), "domainTable");
-        TableInspector.Table domain = TableInspector.inspect(dataSources.get(s.dataSource(), label),
-                dataSources.dialect(s.dataSource()), s.domain().table(), label);
-        TableInspector.Column key = domain.column(s.domain().keyColumn()).orElseThrow(() ->
-                new IllegalArgumentException(RelaySettings.label(s.relay(), "domainKeyColumn") + ": table "
-                        + domain.name() + " has no column '" + s.domain().keyColumn() + "'"));
-        return s.withDomain(new RelaySettings.DomainTable(domain.name(), key.name(), s.domain().aggregateType()));
+    private RelaySettings.DomainTable storedDomain(String relay, String dataSource, RelaySettings.DomainTable domain) {
+        String label = RelaySettings.label(relay, "domainTable");
+        TableInspector.Table table = TableInspector.inspect(dataSources.get(dataSource, label),
+                dataSources.dialect(dataSource), domain.table(), label);
+        TableInspector.Column key = table.column(domain.keyColumn()).orElseThrow(() ->
+                new IllegalArgumentException(RelaySettings.label(relay, "domainKeyColumn") + ": table "
+                        + table.name() + " has no column '" + domain.keyColumn() + "'"));
+        return new RelaySettings.DomainTable(table.name(), key.name(), domain.aggregateType());
     }
 
     /**

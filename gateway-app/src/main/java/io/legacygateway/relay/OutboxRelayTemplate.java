@@ -1,6 +1,7 @@
 package io.legacygateway.relay;
 
 import io.legacygateway.adapters.outbox.OutboxColumn;
+import io.legacygateway.config.TemplateParameters;
 import java.util.Collections;
 import java.util.Map;
 import java.util.WeakHashMap;
@@ -13,7 +14,7 @@ import org.apache.camel.spi.RoutePolicy;
  * The {@code outbox-relay} route template: a timer that runs one {@link OutboxRelay} (and, with {@code wakeUp: NOTIFY},
  * a route policy that runs it on a notification too, {@link OutboxWakeUp}). Instantiated from YAML
  * ({@code templatedRoute} with {@code routeTemplateRef: outbox-relay}); every parameter is listed in
- * {@link RelaySettings.Parameter} and {@link OutboxColumn}.
+ * {@link RelayParameters} and {@link OutboxColumn}.
  *
  * <p>Why the claim-publish-mark cycle is one processor and not a chain of camel-sql and camel-jms endpoints: the mark
  * must commit in the claim's database transaction and only after the broker's commit returned. The camel-sql consumer
@@ -36,8 +37,8 @@ public class OutboxRelayTemplate extends RouteBuilder {
     @Override
     public void configure() {
         RouteTemplateDefinition template = routeTemplate(TEMPLATE);
-        for (RelaySettings.Parameter p : RelaySettings.Parameter.values()) {
-            if (p.defaultValue() == null || !p.defaultValue().isEmpty()) {
+        for (TemplateParameters.Definition p : TemplateParameters.definitions(RelayParameters.class)) {
+            if (p.required() || (p.defaultValue() != null && !p.defaultValue().isEmpty())) {
                 template.templateParameter(p.key(), p.defaultValue(), p.description());
             } else {
                 template.templateOptionalParameter(p.key(), p.description());

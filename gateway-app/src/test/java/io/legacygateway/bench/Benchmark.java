@@ -3,7 +3,8 @@ package io.legacygateway.bench;
 import io.legacygateway.adapters.capture.CaptureTriggers;
 import io.legacygateway.adapters.capture.NotifyTrigger;
 import io.legacygateway.adapters.sql.TableName;
-import io.legacygateway.relay.RelaySettings;
+import io.legacygateway.config.TemplateParameters;
+import io.legacygateway.relay.RelayParameters;
 import io.legacygateway.testsupport.StandaloneArtemis;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -259,7 +260,7 @@ public final class Benchmark {
     private void latency(BenchDatabase db, BenchedGateway gateway) throws Exception {
         db.prefillOutbox(0, 0, false);
         String poll = options.relayParameters.getOrDefault("pollInterval",
-                RelaySettings.Parameter.POLL_INTERVAL.defaultValue());
+                TemplateParameters.definition(RelayParameters.class, "pollInterval").defaultValue());
         List<LatencyLine> lines = new java.util.ArrayList<>();
         lines.add(new LatencyLine("polling, pollInterval " + poll, Map.of(), false));
         if (!poll.equals("100ms")) {

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -26,24 +27,16 @@ class DurationTextTest {
         assertThatThrownBy(() -> DurationText.parse(text)).isInstanceOf(IllegalArgumentException.class);
     }
 
+    /** A template with one duration parameter. */
+    record Backoff(@TemplateParameter("pause") @DefaultValue("30s") Duration maxBackoff) {
+    }
+
     @Test
     void aTemplateParameterMustBePositiveAndTheErrorNamesItAndTheForms() {
-        TemplateParameters p = TemplateParameters.of(Map.of("maxBackoff", "0s"), k -> "parameter '" + k + "'");
-        TemplateParameters.Parameter maxBackoff = new TemplateParameters.Parameter() {
-            public String key() {
-                return "maxBackoff";
-            }
-
-            public String defaultValue() {
-                return "30s";
-            }
-
-            public String description() {
-                return "";
-            }
-        };
-        assertThatThrownBy(() -> p.duration(maxBackoff)).hasMessageContaining("parameter 'maxBackoff': '0s'")
-                .hasMessageContaining(DurationText.FORMS);
-        assertThat(TemplateParameters.of(Map.of(), k -> k).duration(maxBackoff)).isEqualTo(Duration.ofSeconds(30));
+        assertThatThrownBy(() -> TemplateParameters.bind(Backoff.class, Map.of("maxBackoff", "0s"),
+                k -> "parameter '" + k + "'"))
+                .hasMessageContaining("parameter 'maxBackoff': '0s'").hasMessageContaining(DurationText.FORMS);
+        assertThat(TemplateParameters.bind(Backoff.class, Map.of(), k -> k).maxBackoff())
+                .isEqualTo(Duration.ofSeconds(30));
     }
 }

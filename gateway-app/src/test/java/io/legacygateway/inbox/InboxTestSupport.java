@@ -3,6 +3,7 @@ package io.legacygateway.inbox;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.legacygateway.config.GatewayDataSources;
+import io.legacygateway.config.TemplateParameters;
 import io.legacygateway.envelope.EnvelopeCodec;
 import io.legacygateway.envelope.EnvelopeMessages;
 import io.legacygateway.envelope.EnvelopeVersion;
@@ -139,7 +140,7 @@ abstract class InboxTestSupport {
     protected int perSession() {
         String size = batchSize();
         return Integer.parseInt(size == null
-                ? InboxSettings.Parameter.BATCH_SIZE.defaultValue() : size);
+                ? TemplateParameters.definition(InboxParameters.class, "batchSize").defaultValue() : size);
     }
 
     /** The default parameters of a test consumer; {@code extra} overrides or adds. */

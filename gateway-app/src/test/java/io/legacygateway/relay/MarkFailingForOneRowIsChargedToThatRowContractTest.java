@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.legacygateway.adapters.outbox.FailedRow;
+import io.legacygateway.config.TemplateParameters;
 import io.legacygateway.envelope.EnvelopeMessages;
 import io.legacygateway.testsupport.QueueProbe;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -253,7 +254,7 @@ abstract class MarkFailingForOneRowIsChargedToThatRowContractTest extends RelayT
         Map<String, Object> flags = Map.of("table", FLAG_TABLE, "pendingStatus", "P", "publishedStatus", "S",
                 "lockedByColumn", "none");
         Map<String, Object> defaultFailed = merge(flags,
-                Map.of("failedStatus", RelaySettings.Parameter.FAILED_STATUS.defaultValue()));
+                Map.of("failedStatus", TemplateParameters.definition(RelayParameters.class, "failedStatus").defaultValue()));
         assertThatThrownBy(() -> relay(name, "queue:" + unique("it.flag"), defaultFailed))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageStartingWith("outbox-relay '" + name + "' parameter 'failedStatus': 'FAILED' does not fit"

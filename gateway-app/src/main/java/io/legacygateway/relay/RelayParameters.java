@@ -1,0 +1,158 @@
+package io.legacygateway.relay;
+
+import io.legacygateway.adapters.outbox.MarkMode;
+import io.legacygateway.adapters.outbox.OutboxColumn;
+import io.legacygateway.adapters.outbox.PayloadFormat;
+import io.legacygateway.adapters.outbox.ZeroWriteReader;
+import io.legacygateway.config.TemplateParameter;
+import io.legacygateway.config.TemplateParameters;
+import jakarta.validation.constraints.Pattern;
+import jakarta.validation.constraints.Size;
+import java.time.Duration;
+import java.time.ZoneId;
+import org.hibernate.validator.constraints.Range;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.validation.annotation.Validated;
+
+/**
+ * The {@code outbox-relay} template's parameters as given, bound and validated by {@link TemplateParameters}: each
+ * component is one parameter's whole definition (name, default, validation, and the description the reference table
+ * shows). The column mapping ({@link OutboxColumn}) comes on top. What depends on other parameters or on the
+ * configuration is checked by {@link RelaySettings#parse}.
+ */
+@Validated
+public record RelayParameters(
+        @TemplateParameter(value = "Relay name (lowercase letters, digits, dashes): metric tag, `locked_by` value; by"
+                + " convention `routeId: outbox-relay-<relay>`", required = true)
+        @Pattern(regexp = "[a-z0-9][a-z0-9-]{0,62}", message = "'${validatedValue}' must match {regexp}")
+        String relay,
+
+        @TemplateParameter(value = "Datasource name under `gateway.datasources`; may be left out when exactly one is"
+                + " configured", shownDefault = "the only one")
+        @DefaultValue("") String dataSource,
+
+        @TemplateParameter("Outbox table, optionally `schema.table`")
+        @DefaultValue("outbox") String table,
+
+        @TemplateParameter(value = "`queue:<name>` or `topic:<name>`; the name may use `{eventType}` and"
+                + " `{aggregateType}`", required = true)
+        String destination,
+
+        @TemplateParameter(value = "CloudEvents `source`", shownDefault = "`gateway.source`")
+        @DefaultValue("") String source,
+
+        @TemplateParameter("`JSON` (payload must parse; becomes `data`) or `TEXT` (`data` is a string)")
+        @DefaultValue("JSON") PayloadFormat payloadFormat,
+
+        @TemplateParameter("Status value of rows waiting to be published")
+        @DefaultValue("PENDING") @Size(min = 1, max = 64, message = RelayParameters.STATUS_SIZE)
+        String pendingStatus,
+
+        @TemplateParameter("Status value written after the broker confirmed the row")
+        @DefaultValue("PUBLISHED") @Size(min = 1, max = 64, message = RelayParameters.STATUS_SIZE)
+        String publishedStatus,
+
+        @TemplateParameter("Status value of rows parked with their reason")
+        @DefaultValue("FAILED") @Size(min = 1, max = 64, message = RelayParameters.STATUS_SIZE)
+        String failedStatus,
+
+        @TemplateParameter("Rows per claim and per broker transaction (1-1000). 500 drained fastest in the benchmark"
+                + " (100, 250, 500 with 1 and 2 relays; see [Benchmarks](#benchmarks)); a smaller batch holds its row"
+                + " locks and its broker transaction for less time")
+        @DefaultValue("500") @Range(min = 1, max = 1000, message = RelayParameters.OUTSIDE) int batchSize,
+
+        @TemplateParameter("Pause between polls once the table is drained")
+        @DefaultValue("100ms") Duration pollInterval,
+
+        @TemplateParameter("Longest pause between attempts while the broker or database fails")
+        @DefaultValue("30s") Duration maxBackoff,
+
+        @TemplateParameter("How published rows are recorded: `STATUS` (status column), `TIMESTAMP` (processed-at"
+                + " column `publishedAtColumn`, NULL = pending), `DELETE` (delete after publish) or `ZERO_WRITE`"
+                + " (read-only; the gateway keeps its position in its own table). See [Connect an existing"
+                + " database](#connect-an-existing-database)")
+        @DefaultValue("STATUS") MarkMode markMode,
+
+        @TemplateParameter(value = "Datasource holding the gateway's own tables for this relay"
+                + " (`gateway_outbox_position`, `gateway_outbox_rejection`); only `ZERO_WRITE` may use another one",
+                shownDefault = "the relay's `dataSource`")
+        @DefaultValue("") String stateDataSource,
+
+        @TemplateParameter("`ZERO_WRITE`: where a new relay starts, `BEGINNING` (rows already in the table too) or"
+                + " `NOW` (only rows not yet final at its first start: committed later, or on MariaDB inserted less"
+                + " than `settleTime` before)")
+        @DefaultValue("BEGINNING") ZeroWriteReader.StartFrom startFrom,
+
+        @TemplateParameter("`ZERO_WRITE` on MariaDB: margin below the start of the oldest running transaction or"
+                + " statement before a row counts as final (at least 200 ms)")
+        @DefaultValue("1s") Duration settleTime,
+
+        @TemplateParameter("Time zone of timestamp columns without time zone, read and written (for example"
+                + " `Europe/Berlin`)")
+        @DefaultValue("UTC") ZoneId naiveTimestampZone,
+
+        @TemplateParameter("Attempts at a row (the broker refuses it, or it cannot become an event) before it is"
+                + " parked as `FAILED` (1-100; `1` parks it at the first failure). A broker or database outage is not"
+                + " an attempt")
+        @DefaultValue("5") @Range(min = 1, max = 100, message = RelayParameters.OUTSIDE) int maxAttempts,
+
+        @TemplateParameter("Wait after a row's first failed attempt; doubled after each further one, with ±20 %"
+                + " jitter")
+        @DefaultValue("10s") Duration retryBackoff,
+
+        @TemplateParameter("Longest wait between two attempts at a row")
+        @DefaultValue("1h") Duration maxRetryBackoff,
+
+        @TemplateParameter("`CONTINUE`: the later rows of a `FAILED` row's aggregate are published;"
+                + " `BLOCK_AGGREGATE`: they wait until the `FAILED` row is retried and published, then follow in order"
+                + " (not in `ZERO_WRITE` mode)")
+        @DefaultValue("CONTINUE") RelaySettings.FailedRowPolicy failedRowPolicy,
+
+        @TemplateParameter("Delete published rows this long after publication, e.g. `7d` (`STATUS` with a"
+                + " `publishedAtColumn`, and `TIMESTAMP`; refused in `DELETE` and `ZERO_WRITE` mode and for tables"
+                + " whose owner deletes rows); `FAILED` and waiting rows are never deleted. See"
+                + " [Retention](#retention)")
+        @DefaultValue(RelayParameters.RETENTION_OFF) String retention,
+
+        @TemplateParameter("Record every attempt in `gateway_outbox_attempt` (in the `stateDataSource`, in"
+                + " transactions of their own): sent, the broker's answer, what the mark did. The facts of the"
+                + " [reconciliation report](#reconciliation-and-the-lab). One log transaction per batch: the multi-row"
+                + " insert of the batch's attempts, written while the batch is sent and committed before the broker"
+                + " commits it (a log that cannot be written commits nothing on the broker), carries the previous"
+                + " batch's answer and"
+                + " mark as one row of `gateway_outbox_cycle` (only an attempt whose answer or mark differs from its"
+                + " batch's, refused, deferred or parked, is updated; readers take an attempt's own values, else its"
+                + " batch's; on PostgreSQL the transaction's statements go in one round trip) (written alone when the"
+                + " relay goes idle or stops; a relay killed in between leaves that batch \"sent, outcome unknown\")."
+                + " On PostgreSQL, when the `stateDataSource` is the relay's `dataSource`, that commit does not wait"
+                + " for its WAL flush: the batch's mark commit, which waits, flushes it (a kill -9 of the gateway loses"
+                + " nothing; see [Benchmarks](#benchmarks) for what a database crash can lose). `false` saves that"
+                + " transaction, and the report then cannot tell duplicate deliveries")
+        @DefaultValue("true") boolean attemptLog,
+
+        @TemplateParameter(value = "Business table whose every row must have an intent in this outbox (for example the"
+                + " table capture triggers watch): the reconciliation reports a row without one as"
+                + " `DUAL_WRITE_GAP_OBSERVED`. Needs rows that stay (`STATUS` or `TIMESTAMP` mode, `retention` off)",
+                shownDefault = "(none)")
+        @DefaultValue("") String domainTable,
+
+        @TemplateParameter("Key column of `domainTable`; its value as text is the intent's aggregate id")
+        @DefaultValue("id") String domainKeyColumn,
+
+        @TemplateParameter(value = "Aggregate type of `domainTable`'s intents; empty: any type counts",
+                shownDefault = "(any)")
+        @DefaultValue("") String domainAggregateType,
+
+        @TemplateParameter("`NONE`: rows are claimed at the next poll. `NOTIFY` (PostgreSQL; refused elsewhere at"
+                + " startup): the relay listens on channel `gw_outbox_<table>` and runs a cycle as soon as a"
+                + " notification arrives; needs the trigger of `triggers --notify`. Polling at `pollInterval` stays"
+                + " the safety net. See [Wake-up](#wake-up-listennotify)")
+        @DefaultValue("NONE") RelaySettings.WakeUp wakeUp) {
+
+    /** {@code retention} that keeps published rows. */
+    static final String RETENTION_OFF = "off";
+    static final String OUTSIDE = "${validatedValue} is outside {min}-{max}";
+    static final String STATUS_SIZE = "must be 1-64 characters";
+    /** MariaDB caches its list of running transactions for 0.1 s: a shorter margin could pass a row still in flight. */
+    static final Duration MIN_SETTLE_TIME = Duration.ofMillis(200);
+}
