@@ -34,7 +34,7 @@ class NothingConfiguredFailsStartupSayingWhatToConfigureTest {
                         + " camel.main.routes-include-pattern (file:routes/outbox/*.yaml,file:routes/inbox/*.yaml,"
                         + " from " + workDir.toRealPath(),
                 "gateway.datasources.<name> (url, username, password)", "routes/outbox/", "routes/inbox/",
-                "gateway.security.users.<name>", "README.md, \"Configuration\"", "java -jar gateway-demo.jar");
+                "gateway.security.users.<name>", "docs/deployment.md", "java -jar gateway-demo.jar");
         assertThat(output).as("a report, not a stack trace").doesNotContain("\tat ");
         List<String> errors = run.lines().stream().map(GatewayProcess.Line::text).filter(l -> l.contains(" ERROR "))
                 .toList();

@@ -70,9 +70,10 @@ public final class NothingConfigured implements ApplicationListener<ApplicationE
                     + " relay in routes/outbox/ or an inbox consumer in routes/inbox/ (routes/*/*.yaml.example are"
                     + " examples; or point " + ROUTES_KEY + " at your route files), and an operator login under"
                     + " gateway.security.users.<name> (password, roles).",
-            "Every key and its default: README.md, \"Configuration\"; a deployment: \"A real deployment\" there and"
-                    + " docker/README.md. Settings go in ./config/application.yml, --spring.config.additional-location"
-                    + "=<dir>/ or environment variables (GATEWAY_DATASOURCES_<NAME>_URL).",
+            "Every key and its default: docs/deployment.md (\"Application settings\", \"A real deployment\"); route"
+                    + " parameters: docs/relay.md, docs/inbox.md. Settings go in ./config/application.yml,"
+                    + " --spring.config.additional-location=<dir>/ or environment variables"
+                    + " (GATEWAY_DATASOURCES_<NAME>_URL).",
             "To watch the gateway at work with nothing of your own, run the demo: java -jar gateway-demo.jar"
                     + " (gateway-demo/target/, the README's first command)."));
 
