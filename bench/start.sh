@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Start time: java to readiness UP and to the first published event, the plain jar next to the extracted jar with its
-# class data sharing archive (gateway-app/target/gateway-app/, built by mvn package), runs alternated so that both see
-# the same machine. Each start is a restart: data kept from the previous run, one untimed warm-up start first.
+# class data sharing archive (gateway-demo/target/gateway-demo/ for the demo, gateway-app/target/gateway-app/ for a
+# deployment, built by mvn package), runs alternated so that both see the same machine. Each start is a restart: data
+# kept from the previous run, one untimed warm-up start first.
 #
 # Usage: bench/start.sh [runs=5] [demo|deployment] [port=18095]
-#   demo        the default profile: H2, embedded broker, routes/demo; first publish = the demo's first order
-#   deployment  one relay and one consumer on PostgreSQL (127.0.0.1:5432, user postgres, trust; database
+#   demo        gateway-demo.jar: H2, embedded broker, routes/demo; first publish = the demo's first order
+#   deployment  gateway-app.jar: one relay and one consumer on PostgreSQL (127.0.0.1:5432, user postgres, trust; database
 #               gateway_start_bench, dropped and created here) and a standalone Artemis started here on port+4;
 #               one outbox row waits before each start (a crash left it behind)
 # Builds this checkout (mvn package, nothing installed); runs about runs x 2 x (start + 3 s); needs curl (and psql).
@@ -19,9 +20,12 @@ case "$mode" in demo|deployment) ;; *) echo "usage: bench/start.sh [runs] [demo|
 
 mvn -B -q package -DskipTests
 APP=$ROOT/gateway-app/target
-[[ -f $APP/gateway-app/app.jsa ]] || { echo "no $APP/gateway-app/app.jsa (built with -Dgateway.cds.skip?)" >&2; exit 1; }
-PLAIN=(java -jar "$APP/gateway-app.jar")
-CDS=(java -XX:SharedArchiveFile="$APP/gateway-app/app.jsa" -jar "$APP/gateway-app/gateway-app.jar")
+jar=gateway-app
+[[ $mode == demo ]] && jar=gateway-demo
+TARGET=$ROOT/$jar/target
+[[ -f $TARGET/$jar/app.jsa ]] || { echo "no $TARGET/$jar/app.jsa (built with -Dgateway.cds.skip?)" >&2; exit 1; }
+PLAIN=(java -jar "$TARGET/$jar.jar")
+CDS=(java -XX:SharedArchiveFile="$TARGET/$jar/app.jsa" -jar "$TARGET/$jar/$jar.jar")
 
 work=$(mktemp -d)
 broker_pid=
@@ -126,9 +130,9 @@ echo "start time, $mode, $runs runs each, $(nproc) cores, load average $(cut -d'
 WARM_UP=1 start_once "${PLAIN[@]}" >/dev/null  # warm-up: schema, data directories, page cache
 : >"$work/plain" && : >"$work/cds"
 for ((i = 1; i <= runs; i++)); do
-    start_once "${PLAIN[@]}" | tee -a "$work/plain" | sed "s/^/run $i java -jar gateway-app.jar (ms): /"
+    start_once "${PLAIN[@]}" | tee -a "$work/plain" | sed "s/^/run $i java -jar $jar.jar (ms): /"
     start_once "${CDS[@]}" | tee -a "$work/cds" | sed "s/^/run $i extracted + app.jsa      (ms): /"
 done
-stats "java -jar gateway-app.jar" "$work/plain"
+stats "java -jar $jar.jar" "$work/plain"
 stats "extracted jar + app.jsa" "$work/cds"
 echo "load average $(cut -d' ' -f1-3 /proc/loadavg) at the end"

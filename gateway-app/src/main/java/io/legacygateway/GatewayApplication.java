@@ -1,8 +1,12 @@
 package io.legacygateway;
 
 import io.legacygateway.cli.GatewayCli;
+import io.legacygateway.cli.GatewayCommands;
+import io.legacygateway.cli.GatewayJar;
+import io.legacygateway.config.NothingConfigured;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
@@ -10,16 +14,30 @@ import org.springframework.boot.autoconfigure.SpringBootApplication;
 /**
  * The gateway. Without arguments (or with {@code --key=value} options only) it runs the routes; with a command word
  * ({@code java -jar gateway-app.jar help}) it runs that command and exits. A startup that fails ends the process with
- * status 1, its cause on the last ERROR line (threads of libraries, such as a broker client's, do not keep it alive).
+ * status 1, its cause on the last ERROR line (threads of libraries, such as a broker client's, do not keep it alive);
+ * so does a start with nothing configured, no datasource and no route file ({@link NothingConfigured}).
  */
 @SpringBootApplication
 public class GatewayApplication {
+
+    /** The product jar: no default profile, no demo; the gateway's commands. */
+    public static final GatewayJar PRODUCT = new GatewayJar("gateway-app.jar", GatewayApplication.class,
+            "the gateway runs the configured routes", GatewayCommands.all(), Map.of());
+
     public static void main(String[] args) {
+        run(PRODUCT, args);
+    }
+
+    /** Runs the command of {@code jar} that {@code args} name and exits, or else the gateway. */
+    public static void run(GatewayJar jar, String[] args) {
         if (GatewayCli.isCommand(args)) {
-            System.exit(GatewayCli.run(args));
+            System.exit(GatewayCli.run(jar, args));
         }
         try {
-            SpringApplication.run(GatewayApplication.class, args);
+            SpringApplication application = new SpringApplication(jar.application());
+            application.setDefaultProperties(jar.defaults());
+            application.addListeners(new NothingConfigured());
+            application.run(args);
         } catch (RuntimeException | Error failure) {
             // Spring Boot has logged the stack trace and closed the context
             LoggerFactory.getLogger(GatewayApplication.class).error("The gateway did not start: {}", cause(failure));

@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
 class ReadmeIsShortAndMapsTheDocsTest {
 
     static final String RUN_THE_DEMO = "mvn -B -q package -DskipTests && java -XX:SharedArchiveFile="
-            + "gateway-app/target/gateway-app/app.jsa -jar gateway-app/target/gateway-app/gateway-app.jar";
+            + "gateway-demo/target/gateway-demo/app.jsa -jar gateway-demo/target/gateway-demo/gateway-demo.jar";
     static final String RUN_ALL_TESTS = "mvn -B verify";
 
     @Test

@@ -1,6 +1,5 @@
 package io.legacygateway.cli;
 
-import io.legacygateway.GatewayApplication;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -13,7 +12,7 @@ import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.core.env.Environment;
 
 /**
- * Runs a command of {@link GatewayCommands}: {@code java -jar gateway-app.jar [--spring options] <command> [args]}.
+ * Runs a command of a {@link GatewayJar}: {@code java -jar gateway-app.jar [--spring options] <command> [args]}.
  * Arguments starting with {@code --} before the command word are Spring options (for example
  * {@code --spring.profiles.active=prod}); a configured command's context reads them, a remote command ignores them.
  * The command is chosen from the arguments alone: {@code help}, {@code --help}, {@code -h} and an unknown word print
@@ -39,8 +38,8 @@ public final class GatewayCli {
         return Arrays.stream(args).anyMatch(a -> !a.startsWith("--") || HELP.contains(a));
     }
 
-    /** Runs the command {@code args} name and returns the process exit status. */
-    public static int run(String[] args) {
+    /** Runs the command of {@code jar} that {@code args} name and returns the process exit status. */
+    public static int run(GatewayJar jar, String[] args) {
         List<String> spring = new ArrayList<>();
         List<String> command = new ArrayList<>();
         for (String a : args) {
@@ -48,13 +47,13 @@ public final class GatewayCli {
         }
         String word = command.get(0);
         if (HELP.contains(word)) {
-            help(System.out);
+            help(jar, System.out);
             return 0;
         }
-        Optional<GatewayCommands.Entry> entry = GatewayCommands.named(command);
+        Optional<GatewayCommands.Entry> entry = GatewayCommands.named(jar.commands(), command);
         if (entry.isEmpty()) {
             System.err.println("Unknown command '" + word + "'.");
-            help(System.err);
+            help(jar, System.err);
             return 2;
         }
         List<String> arguments = command.subList(entry.get().name().split(" ").length, command.size());
@@ -62,7 +61,7 @@ public final class GatewayCli {
             if (!entry.get().needsConfiguration()) {
                 return entry.get().withoutContext().get().run(arguments, System.out);
             }
-            try (ConfigurableApplicationContext context = commandContext(spring)) {
+            try (ConfigurableApplicationContext context = commandContext(jar, spring)) {
                 return context.getBean(entry.get().bean()).run(arguments, System.out);
             }
         } catch (Exception e) {
@@ -72,21 +71,21 @@ public final class GatewayCli {
     }
 
     /** The list of commands, one line each. */
-    static void help(PrintStream out) {
-        out.println("Usage: java -jar gateway-app.jar [--spring.option=value ...] [<command> [arguments]]");
-        out.println("Without a command the gateway runs (the demo under the default profile). Commands:");
-        for (GatewayCommands.Entry e : GatewayCommands.all()) {
+    static void help(GatewayJar jar, PrintStream out) {
+        out.println("Usage: java -jar " + jar.fileName() + " [--spring.option=value ...] [<command> [arguments]]");
+        out.println("Without a command " + jar.withoutCommand() + ". Commands:");
+        for (GatewayCommands.Entry e : jar.commands()) {
             out.printf("  %-13s %s%n", e.name(), e.summary());
         }
         out.printf("  %-13s %s%n", "help", "this list (also --help, -h)");
-        out.println(String.join(", ", GatewayCommands.all().stream().filter(GatewayCommands.Entry::talksToGateway)
+        out.println(String.join(", ", jar.commands().stream().filter(GatewayCommands.Entry::talksToGateway)
                 .map(GatewayCommands.Entry::name).toList()) + ": talk to a running gateway (--gateway=URL --user="
                 + " --password=, or GATEWAY_URL, GATEWAY_USER, GATEWAY_PASSWORD) and read no other configuration.");
         out.println("Exit status: 0 done, 1 a finding to act on or a failure, 2 bad usage or unknown command.");
     }
 
     /** The gateway's configuration without web server, routes, demo traffic or scheduled jobs. */
-    private static ConfigurableApplicationContext commandContext(List<String> options) {
+    private static ConfigurableApplicationContext commandContext(GatewayJar jar, List<String> options) {
         List<String> spring = new ArrayList<>(options);
         spring.addAll(List.of(
                 "--spring.main.web-application-type=none",
@@ -100,7 +99,7 @@ public final class GatewayCli {
                 "--gateway.dead-letters.depth-interval=0",
                 "--logging.level.root=WARN",
                 "--logging.level.org.apache.camel.spring.boot=ERROR"));
-        return new SpringApplicationBuilder(GatewayApplication.class).web(WebApplicationType.NONE)
+        return new SpringApplicationBuilder(jar.application()).properties(jar.defaults()).web(WebApplicationType.NONE)
                 .logStartupInfo(false).run(spring.toArray(String[]::new));
     }
 }

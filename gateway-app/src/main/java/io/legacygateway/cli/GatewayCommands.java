@@ -2,7 +2,6 @@ package io.legacygateway.cli;
 
 import io.legacygateway.capture.TriggersCommand;
 import io.legacygateway.deadletter.DeadLettersCommand;
-import io.legacygateway.reconciliation.LabCommand;
 import io.legacygateway.reconciliation.ReconcileCommand;
 import io.legacygateway.relay.RelayExplainCommand;
 import java.util.List;
@@ -10,8 +9,9 @@ import java.util.Optional;
 import java.util.function.Supplier;
 
 /**
- * The commands of the jar, in the order {@code help} lists them: the one place a command is added. Known without
- * starting anything, so that {@code help} and the choice of a command never start Spring.
+ * The commands of the product jar, in the order {@code help} lists them: the one place a command is added (the demo jar
+ * adds its own, {@link GatewayJar#commands()}). Known without starting anything, so that {@code help} and the choice of
+ * a command never start Spring.
  *
  * <ul>
  *   <li>{@link #remote remote}: talks to a running gateway over REST ({@link GatewayApiClient}); runs in a plain JVM,
@@ -47,8 +47,6 @@ public final class GatewayCommands {
                     + " exit 1 on findings", ReconcileCommand::new),
             plain("ddl", "print the gateway's tables as SQL: ddl <dialect> [outbox|relay|inbox|operations]",
                     DdlCommand::new),
-            configured("lab", "run the four reconciliation probes against the configured database and broker:"
-                    + " [--data-source=NAME]", LabCommand.class),
             configured("triggers", "capture a table's changes into the outbox with triggers: --table=T"
                     + " --dry-run|--install [--snapshot] [--definer=ACCOUNT]|--remove", TriggersCommand.class));
 
@@ -56,39 +54,40 @@ public final class GatewayCommands {
     }
 
     /** A command that needs nothing but its arguments and the environment (no Spring context). */
-    static Entry remote(String name, String summary, Supplier<GatewayCommand> command) {
+    public static Entry remote(String name, String summary, Supplier<GatewayCommand> command) {
         return new Entry(name, summary, command, true, null);
     }
 
     /** A command that needs nothing but its arguments (no Spring context, no gateway). */
-    static Entry plain(String name, String summary, Supplier<GatewayCommand> command) {
+    public static Entry plain(String name, String summary, Supplier<GatewayCommand> command) {
         return new Entry(name, summary, command, false, null);
     }
 
     /** A command that is a bean of the command context (the gateway's configuration, no web server, no routes). */
-    static Entry configured(String name, String summary, Class<? extends GatewayCommand> bean) {
+    public static Entry configured(String name, String summary, Class<? extends GatewayCommand> bean) {
         return new Entry(name, summary, null, false, bean);
     }
 
+    /** The product jar's commands. */
     public static List<Entry> all() {
         return ALL;
     }
 
     /**
-     * The command the arguments name: a two-word command ({@code relay explain}) before the one-word command of its
-     * first word.
+     * The command of {@code commands} the arguments name: a two-word command ({@code relay explain}) before the
+     * one-word command of its first word.
      */
-    public static Optional<Entry> named(List<String> words) {
+    public static Optional<Entry> named(List<Entry> commands, List<String> words) {
         if (words.size() > 1) {
-            Optional<Entry> two = named(words.get(0) + " " + words.get(1));
+            Optional<Entry> two = named(commands, words.get(0) + " " + words.get(1));
             if (two.isPresent()) {
                 return two;
             }
         }
-        return named(words.get(0));
+        return named(commands, words.get(0));
     }
 
-    public static Optional<Entry> named(String name) {
-        return ALL.stream().filter(e -> e.name().equals(name)).findFirst();
+    private static Optional<Entry> named(List<Entry> commands, String name) {
+        return commands.stream().filter(e -> e.name().equals(name)).findFirst();
     }
 }

@@ -15,10 +15,8 @@ import io.legacygateway.relay.RelayExplainCommand;
 import io.legacygateway.inbox.InboxConsumerFactory;
 import io.legacygateway.inbox.InboxConsumerTemplate;
 import io.legacygateway.inbox.InboxDeliveryHook;
-import io.legacygateway.reconciliation.LabCommand;
 import io.legacygateway.reconciliation.Reconciliation;
 import io.legacygateway.reconciliation.ReconciliationJmx;
-import io.legacygateway.reconciliation.ReconciliationLab;
 import io.legacygateway.relay.OutboxRelayFactory;
 import io.legacygateway.relay.OutboxRelayTemplate;
 import io.legacygateway.relay.RelayCycleHook;
@@ -121,19 +119,6 @@ public class GatewayConfiguration {
     @Bean
     ReconciliationJmx reconciliationJmx(Reconciliation reconciliation, GatewayMBeans mbeans) {
         return new ReconciliationJmx(reconciliation, mbeans);
-    }
-
-    @Bean
-    ReconciliationLab reconciliationLab(GatewayDataSources dataSources, OutboxRelayFactory relays,
-                                        Reconciliation reconciliation, ConnectionFactory connectionFactory,
-                                        Clock clock) {
-        // the broker's own factory: a caching wrapper would keep the lab's consumers (and their prefetched messages)
-        return new ReconciliationLab(dataSources, relays, reconciliation, nativeFactory(connectionFactory), clock);
-    }
-
-    @Bean
-    LabCommand labCommand(ReconciliationLab lab, GatewayDataSources dataSources, OperationAudit audit) {
-        return new LabCommand(lab, dataSources, audit);
     }
 
     @Bean

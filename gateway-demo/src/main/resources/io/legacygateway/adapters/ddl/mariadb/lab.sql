@@ -1,4 +1,4 @@
--- The reconciliation lab's orders table (java -jar gateway-app.jar lab). Its outbox, gateway_lab_outbox, is outbox.sql
+-- The reconciliation lab's orders table (java -jar gateway-demo.jar lab). Its outbox, gateway_lab_outbox, is outbox.sql
 -- under that name. Created by the lab in the datasource it runs against; nothing else uses them.
 CREATE TABLE IF NOT EXISTS gateway_lab_orders (
     id         VARCHAR(64) NOT NULL PRIMARY KEY,

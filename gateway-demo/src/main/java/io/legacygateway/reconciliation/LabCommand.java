@@ -9,7 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * {@code java -jar gateway-app.jar [--spring options] lab [--data-source=NAME]}: runs {@link ReconciliationLab}'s four
+ * {@code java -jar gateway-demo.jar [--spring options] lab [--data-source=NAME]}: runs {@link ReconciliationLab}'s four
  * probes against the configured database and broker and prints each evidence record and its classification. Exits 0
  * when every probe is classified as expected, 1 otherwise, 2 on bad usage. It creates and rewrites its own tables
  * ({@code gateway_lab_*}) in that datasource: point it at a database where that is allowed.

@@ -1,0 +1,38 @@
+package io.legacygateway.demo;
+
+import io.legacygateway.GatewayApplication;
+import io.legacygateway.cli.GatewayCommands;
+import io.legacygateway.cli.GatewayJar;
+import io.legacygateway.reconciliation.LabCommand;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * {@code java -jar gateway-demo.jar}: the gateway with the demo and the reconciliation lab. Without arguments it runs
+ * the demo (default profile {@code demo}, {@code application-demo.yml}); {@code --spring.profiles.active=...} runs
+ * another configuration, as with the product jar. Its commands are the product's plus {@code lab}.
+ *
+ * <p>The Spring application is the product's own ({@link GatewayApplication}): its component scan of
+ * {@code io.legacygateway} finds {@link DemoConfiguration} and the lab's configuration on this jar's class path.
+ */
+public final class DemoApplication {
+
+    public static final GatewayJar DEMO = new GatewayJar("gateway-demo.jar", GatewayApplication.class,
+            "the demo runs (default profile demo, data in ./data/demo)", commands(),
+            Map.of("spring.profiles.default", "demo"));
+
+    private DemoApplication() {
+    }
+
+    public static void main(String[] args) {
+        GatewayApplication.run(DEMO, args);
+    }
+
+    private static List<GatewayCommands.Entry> commands() {
+        List<GatewayCommands.Entry> commands = new ArrayList<>(GatewayCommands.all());
+        commands.add(GatewayCommands.configured("lab", "run the four reconciliation probes against the configured"
+                + " database and broker: [--data-source=NAME]", LabCommand.class));
+        return commands;
+    }
+}
