@@ -1,6 +1,7 @@
 package io.legacygateway.adapters.outbox;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 
@@ -16,7 +17,7 @@ record Fragment(String sql, List<Object> binds) {
     }
 
     static Fragment of(String sql, Object... binds) {
-        return new Fragment(sql, java.util.Arrays.asList(binds));
+        return new Fragment(sql, Arrays.asList(binds));
     }
 
     Fragment and(Fragment other) {
