@@ -51,7 +51,7 @@ final class AttemptWrites {
         this.instance = instance;
     }
 
-    /** The insert of up to {@value #INSERT_ROWS} attempts of a cycle, at {@code time} (bound as the column takes it). */
+    /** The insert of up to {@value #INSERT_ROWS} attempts of a cycle at {@code time}, bound as the column takes it. */
     Statement insert(String cycle, List<Attempt> attempts, Object time) {
         String sql = insertSql.computeIfAbsent(attempts.size(), n -> tables.sql("attempt.insertRows",
                 Map.of("rows", String.join(", ", Collections.nCopies(n, "(?, ?, ?, ?, ?, ?, ?, ?, ?)")))));

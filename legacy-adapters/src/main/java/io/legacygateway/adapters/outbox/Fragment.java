@@ -7,8 +7,9 @@ import java.util.List;
 
 /**
  * A piece of SQL rendered from the dialect's named statements together with its {@code ?} binds, in order. Conditions
- * are composed from fragments so that text and binds can never drift apart; {@link OutboxConditions} composes them once,
- * when it renders its {@link OutboxStatements}, with {@link OutboxStatements.Bind}s as binds, never in a cycle.
+ * are composed from fragments so that text and binds can never drift apart; {@link OutboxConditions} composes them
+ * once, when a store renders its {@link OutboxStatements}, with {@link OutboxStatements.Bind}s as binds, never in a
+ * cycle.
  */
 record Fragment(String sql, List<Object> binds) {
 
