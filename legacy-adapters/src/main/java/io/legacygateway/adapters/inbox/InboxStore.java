@@ -4,9 +4,15 @@ import io.legacygateway.adapters.sql.Dialect;
 import io.legacygateway.adapters.sql.TableName;
 import java.sql.Timestamp;
 import java.time.Instant;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.SortedSet;
+import java.util.TreeSet;
 import javax.sql.DataSource;
 import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
 import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
@@ -105,15 +111,15 @@ public final class InboxStore {
      * @return the ids inserted now (first deliveries); the others were there already (duplicates)
      * @throws IllegalArgumentException when an id is blank or longer than its column
      */
-    public java.util.Set<String> recordAll(java.util.Collection<String> messageIds, String consumer,
+    public Set<String> recordAll(Collection<String> messageIds, String consumer,
                                            Instant processedAt) {
-        java.util.SortedSet<String> ids = new java.util.TreeSet<>(messageIds);
+        SortedSet<String> ids = new TreeSet<>(messageIds);
         requireLength("consumer", consumer, MAX_CONSUMER_LENGTH);
         ids.forEach(id -> requireLength("message id", id, MAX_MESSAGE_ID_LENGTH));
         if (ids.isEmpty()) {
-            return java.util.Set.of();
+            return Set.of();
         }
-        java.util.Set<String> inserted = new java.util.HashSet<>();
+        Set<String> inserted = new HashSet<>();
         if (recordAllSql == null) {
             for (String id : ids) {
                 if (record(id, consumer, processedAt)) {
@@ -129,9 +135,9 @@ public final class InboxStore {
     }
 
     /** Which of these message ids {@code consumer} has taken (its inbox has them); one query per 500 ids. */
-    public java.util.Set<String> applied(String consumer, java.util.Collection<String> messageIds) {
-        java.util.Set<String> found = new java.util.HashSet<>();
-        java.util.List<String> ids = java.util.List.copyOf(new java.util.LinkedHashSet<>(messageIds));
+    public Set<String> applied(String consumer, Collection<String> messageIds) {
+        Set<String> found = new HashSet<>();
+        List<String> ids = List.copyOf(new LinkedHashSet<>(messageIds));
         for (int i = 0; i < ids.size(); i += 500) {
             found.addAll(jdbc.queryForList(appliedSql, new MapSqlParameterSource().addValue("consumer", consumer)
                     .addValue("messageIds", ids.subList(i, Math.min(ids.size(), i + 500))), String.class));

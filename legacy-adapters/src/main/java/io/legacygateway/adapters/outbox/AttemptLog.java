@@ -1,25 +1,16 @@
 package io.legacygateway.adapters.outbox;
 
+import io.legacygateway.adapters.outbox.AttemptWrites.Finish;
+import io.legacygateway.adapters.outbox.AttemptWrites.Statement;
 import io.legacygateway.adapters.sql.Dialect;
 import io.legacygateway.adapters.sql.TableInspector;
 import io.legacygateway.adapters.sql.TableName;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
-import java.sql.SQLException;
-import java.sql.Types;
 import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collection;
-import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
-import java.util.concurrent.ConcurrentHashMap;
 import javax.sql.DataSource;
-import org.springframework.jdbc.core.ConnectionCallback;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.TransactionDefinition;
@@ -72,9 +63,6 @@ public final class AttemptLog {
     public static final String TABLE = "gateway_outbox_attempt";
     /** One finish row per cycle (the broker's answer and the mark state of its attempts that have none of their own). */
     public static final String CYCLES = "gateway_outbox_cycle";
-    private static final int DETAIL = 2000;
-    /** Rows per insert statement: 9 binds each, 1,800 in all, under SQL Server's 2,100 parameters per statement. */
-    private static final int INSERT_ROWS = 200;
 
     /** What the relay learned from the broker about one row's attempt. */
     public enum Observation {
@@ -128,20 +116,12 @@ public final class AttemptLog {
                         Observation observation, MarkState markState, String detail, String cycle) {
     }
 
-    private final JdbcTemplate jdbc;
-    private final TransactionTemplate own;
-    private final Dialect dialect;
     private final String relay;
-    private final String instance;
-    private final String table;
-    private final String cycles;
-    /** attempt.effective rendered: every attempt of the relay with its cycle's finish applied. */
-    private final String effective;
-    private final ColumnKind timeKind;
+    private final AttemptTables tables;
     /** Whether the insert may commit without waiting for its log flush (see the class comment). */
     private final boolean flushedByCycle;
-    /** The multi-row insert by number of rows: a full batch always renders (and the driver prepares) the same text. */
-    private final Map<Integer, String> insertSql = new ConcurrentHashMap<>();
+    private final AttemptWrites writes;
+    private final AttemptQueries queries;
     /** The finish of the last committed cycle, not yet written (see the class comment); guarded by {@code this}. */
     private Finish unwritten;
     /** The last cycle whose attempts were recorded, and their time; guarded by {@code this}. */
@@ -162,17 +142,15 @@ public final class AttemptLog {
                 property + missing);
         TableInspector.Table cycleTable = TableInspector.inspect(dataSource, dialect, new TableName(null, CYCLES),
                 property + missing);
-        this.jdbc = new JdbcTemplate(dataSource);
-        this.own = new TransactionTemplate(transactions);
+        JdbcTemplate jdbc = new JdbcTemplate(dataSource);
+        TransactionTemplate own = new TransactionTemplate(transactions);
         own.setPropagationBehavior(TransactionDefinition.PROPAGATION_REQUIRES_NEW);
-        this.dialect = dialect;
         this.relay = relay;
-        this.instance = instance;
-        this.table = dialect.quote(stored.name());
-        this.cycles = dialect.quote(cycleTable.name());
-        this.effective = dialect.sql("attempt.effective", Map.of("attempts", table, "cycles", cycles));
-        this.timeKind = stored.column("attempted_at").flatMap(ColumnKind::of).orElse(ColumnKind.TIMESTAMP_TZ);
+        this.tables = new AttemptTables(dialect, dialect.quote(stored.name()), dialect.quote(cycleTable.name()),
+                stored.column("attempted_at").flatMap(ColumnKind::of).orElse(ColumnKind.TIMESTAMP_TZ));
         this.flushedByCycle = flushedByCycle;
+        this.writes = new AttemptWrites(tables, jdbc, own, relay, instance);
+        this.queries = new AttemptQueries(tables, jdbc, own, relay, this::flush);
     }
 
     public String relay() {
@@ -188,40 +166,22 @@ public final class AttemptLog {
         if (attempts.isEmpty()) {
             return;
         }
-        Object time = time(at);
+        Object time = tables.time(at);
         List<Statement> statements = new ArrayList<>();
         if (flushedByCycle) {
-            noFlushWait(statements);
+            writes.noFlushWait(statements);
         }
         if (unwritten != null) {
-            unwritten.statements(statements);
+            writes.finish(unwritten, statements);
         }
-        for (int from = 0; from < attempts.size(); from += INSERT_ROWS) {
-            statements.add(insert(cycle, attempts.subList(from, Math.min(attempts.size(), from + INSERT_ROWS)), time));
+        for (int from = 0; from < attempts.size(); from += AttemptWrites.INSERT_ROWS) {
+            statements.add(writes.insert(cycle, attempts.subList(from,
+                    Math.min(attempts.size(), from + AttemptWrites.INSERT_ROWS)), time));
         }
-        write(statements);
+        writes.write(statements);
         unwritten = null;
         lastCycle = cycle;
         lastTime = time;
-    }
-
-    private Statement insert(String cycle, List<Attempt> attempts, Object time) {
-        String sql = insertSql.computeIfAbsent(attempts.size(), n -> sql("attempt.insertRows",
-                Map.of("rows", String.join(", ", Collections.nCopies(n, "(?, ?, ?, ?, ?, ?, ?, ?, ?)")))));
-        Object[] binds = new Object[attempts.size() * 9];
-        int i = 0;
-        for (Attempt a : attempts) {
-            binds[i++] = relay;
-            binds[i++] = cycle;
-            binds[i++] = a.row().keyText();
-            binds[i++] = RejectionLog.truncate(a.row().eventId(), 255);
-            binds[i++] = aggregateKey(a.row());
-            binds[i++] = time;
-            binds[i++] = instance;
-            binds[i++] = a.observation().name();
-            binds[i++] = RejectionLog.truncate(a.detail(), DETAIL);
-        }
-        return new Statement(sql, binds);
     }
 
     /**
@@ -251,12 +211,12 @@ public final class AttemptLog {
             return;
         }
         List<Statement> statements = new ArrayList<>();
-        noFlushWait(statements);
+        writes.noFlushWait(statements);
         if (unwritten != null) {
-            unwritten.statements(statements);
+            writes.finish(unwritten, statements);
         }
-        f.statements(statements);
-        write(statements);
+        writes.finish(f, statements);
+        writes.write(statements);
         unwritten = null;
     }
 
@@ -271,89 +231,30 @@ public final class AttemptLog {
             return;
         }
         List<Statement> statements = new ArrayList<>();
-        noFlushWait(statements);
-        f.statements(statements);
-        write(statements);
+        writes.noFlushWait(statements);
+        writes.finish(f, statements);
+        writes.write(statements);
         unwritten = null;
-    }
-
-    private void noFlushWait(List<Statement> statements) {
-        if (dialect.has("attempt.finish.noFlushWait")) {
-            statements.add(new Statement(sql("attempt.finish.noFlushWait", Map.of())));
-        }
-    }
-
-    /** One statement of a log transaction. */
-    private record Statement(String sql, Object... binds) {
-    }
-
-    /** A cycle's finish: its statements. */
-    private final class Finish {
-        private final String cycle;
-        private final Object time;
-        private final Answer answer;
-        private final boolean committed;
-        private final List<String> parked;
-
-        Finish(String cycle, Object time, Answer answer, boolean committed, List<String> parked) {
-            this.cycle = cycle;
-            this.time = time;
-            this.answer = answer;
-            this.committed = committed;
-            this.parked = parked;
-        }
-
-        void statements(List<Statement> out) {
-            answer.byRowKey().forEach((key, a) -> out.add(new Statement(sql("attempt.observeRow", Map.of()),
-                    a.observation().name(), RejectionLog.truncate(a.detail(), DETAIL), cycle, key)));
-            MarkState mark = committed ? markOf(answer.rest()) : MarkState.ROLLED_BACK;
-            out.add(new Statement(sql("attempt.finish", Map.of()), cycle, relay, answer.rest().name(), mark.name(),
-                    RejectionLog.truncate(answer.restDetail(), DETAIL), time));
-            if (committed) {
-                parked.forEach(key -> out.add(new Statement(sql("attempt.markRow", Map.of()),
-                        MarkState.FAILED.name(), cycle, key)));
-            }
-        }
-    }
-
-    /** What a committed cycle's mark did with a row of this observation (as attempt.effective's CASE). */
-    private static MarkState markOf(Observation o) {
-        return switch (o) {
-            case CONFIRMED, DUPLICATE -> MarkState.PUBLISHED;
-            case REFUSED, NOT_SENT -> MarkState.RETRY;
-            case SENT, DEFERRED, FAILED -> MarkState.UNCHANGED;
-        };
     }
 
     /** The attempts at these rows (keys as text), oldest first, by row key. */
     public Map<String, List<Entry>> attempts(Collection<String> rowKeys) {
-        flush();
-        Map<String, List<Entry>> found = new LinkedHashMap<>();
-        for (List<String> chunk : RejectionLog.chunks(rowKeys)) {
-            List<Object> binds = new ArrayList<>();
-            binds.add(relay);
-            binds.addAll(chunk);
-            jdbc.query(sql("attempt.byRows", Map.of("keys", RejectionLog.marks(chunk.size()))), rs -> {
-                Entry e = entry(rs);
-                found.computeIfAbsent(e.rowKey(), k -> new ArrayList<>()).add(e);
-            }, binds.toArray());
-        }
-        return found;
+        return queries.attempts(rowKeys);
     }
 
     /** Rows with more than one attempt since {@code since} that may have reached the broker, at most {@code limit}. */
     public List<String> repeated(Instant since, int limit) {
-        return firstColumn(sql("attempt.repeated", Map.of()), limit, relay, time(since));
+        return queries.rowsSince("attempt.repeated", since, limit);
     }
 
     /** Rows with an attempt observed as {@link Observation#DUPLICATE} since {@code since}, at most {@code limit}. */
     public List<String> duplicates(Instant since, int limit) {
-        return firstColumn(sql("attempt.duplicates", Map.of()), limit, relay, time(since));
+        return queries.rowsSince("attempt.duplicates", since, limit);
     }
 
     /** Rows a committed cycle marked published since {@code since}, newest first, at most {@code limit}. */
     public List<String> published(Instant since, int limit) {
-        return firstColumn(sql("attempt.published", Map.of()), limit, relay, time(since));
+        return queries.rowsSince("attempt.published", since, limit);
     }
 
     /**
@@ -363,81 +264,7 @@ public final class AttemptLog {
      * @return attempts and finish rows deleted; fewer than {@code batchSize} when none older is left
      */
     public int deleteBefore(Instant before, int batchSize) {
-        List<String> ids = firstColumn(sql("attempt.old", Map.of()), batchSize, relay, time(before));
-        int n = 0;
-        if (!ids.isEmpty()) {
-            List<Long> keys = ids.stream().map(Long::valueOf).toList();
-            Integer deleted = own.execute(s -> jdbc.update(sql("attempt.delete", Map.of("ids",
-                    RejectionLog.marks(keys.size()))), keys.toArray()));
-            n = deleted == null ? 0 : deleted;
-        }
-        if (ids.size() < batchSize) {
-            List<String> old = firstColumn(sql("attempt.oldCycles", Map.of()), batchSize - ids.size(), relay,
-                    time(before));
-            if (!old.isEmpty()) {
-                Integer deleted = own.execute(s -> jdbc.update(sql("attempt.deleteCycles", Map.of("ids",
-                        RejectionLog.marks(old.size()))), old.toArray()));
-                n += deleted == null ? 0 : deleted;
-            }
-        }
-        return n;
-    }
-
-    private List<String> firstColumn(String sql, int limit, Object... binds) {
-        flush();
-        JdbcTemplate bounded = new JdbcTemplate(Objects.requireNonNull(jdbc.getDataSource()));
-        bounded.setMaxRows(limit);
-        return own.execute(s -> bounded.query(sql, (rs, n) -> rs.getString(1), binds));
-    }
-
-    /**
-     * Runs the statements in one transaction of its own, bound by hand (raw JDBC: the multi-row insert's binds are
-     * most of the log's work on the relay's thread). Where the driver sends statements joined by {@code ;} in one
-     * round trip (PostgreSQL: {@code attempt.joinStatements}), they go as one statement, so that a cycle's log
-     * transaction costs two round trips (statements, commit).
-     */
-    private void write(List<Statement> statements) {
-        List<Statement> run = statements;
-        if (statements.size() > 1 && dialect.has("attempt.joinStatements")) {
-            String separator = dialect.sql("attempt.joinStatements", Map.of()) + " ";
-            run = List.of(new Statement(String.join(separator, statements.stream().map(Statement::sql).toList()),
-                    statements.stream().flatMap(st -> Arrays.stream(st.binds())).toArray()));
-        }
-        List<Statement> all = run;
-        own.executeWithoutResult(s -> jdbc.execute((ConnectionCallback<Void>) c -> {
-            for (Statement st : all) {
-                try (PreparedStatement ps = c.prepareStatement(st.sql())) {
-                    Object[] binds = st.binds();
-                    for (int i = 0; i < binds.length; i++) {
-                        if (binds[i] == null) {
-                            ps.setNull(i + 1, Types.VARCHAR); // every nullable bind is text
-                        } else {
-                            ps.setObject(i + 1, binds[i]);
-                        }
-                    }
-                    ps.execute();
-                }
-            }
-            return null;
-        }));
-    }
-
-    private String sql(String name, Map<String, String> fragments) {
-        Map<String, String> f = new LinkedHashMap<>(fragments);
-        f.put("attempts", table);
-        f.put("cycles", cycles);
-        f.put("effective", effective);
-        return dialect.sql(name, f);
-    }
-
-    private Entry entry(ResultSet rs) throws SQLException {
-        return new Entry(rs.getString(1), rs.getString(2), rs.getString(3), timeKind.readInstant(rs, 4, ZoneOffset.UTC),
-                rs.getString(5), Observation.valueOf(rs.getString(6).strip()),
-                MarkState.valueOf(rs.getString(7).strip()), rs.getString(8), rs.getString(9));
-    }
-
-    private Object time(Instant instant) {
-        return timeKind.bindInstant(instant, ZoneOffset.UTC);
+        return queries.deleteBefore(before, batchSize);
     }
 
     /** How the report names an aggregate: {@code type:id}. */

@@ -1,5 +1,7 @@
 package io.legacygateway.adapters.outbox;
 
+import static java.util.UUID.fromString;
+
 import io.legacygateway.adapters.sql.TableInspector;
 import java.math.BigDecimal;
 import java.math.BigInteger;
@@ -167,7 +169,8 @@ public enum ColumnKind {
             }
             case UUID -> {
                 String s = rs.getString(index);
-                yield s == null ? null : java.util.UUID.fromString(s);
+                // UUID.fromString, imported statically: in this enum the name UUID is the constant
+                yield s == null ? null : fromString(s);
             }
             case TIMESTAMP -> rs.getObject(index, LocalDateTime.class);
             case TIMESTAMP_TZ -> rs.getObject(index, OffsetDateTime.class);
@@ -191,7 +194,7 @@ public enum ColumnKind {
             case INTEGER -> integer(text);
             case DECIMAL -> new BigDecimal(text);
             case TEXT, CHAR -> text;
-            case UUID -> java.util.UUID.fromString(text);
+            case UUID -> fromString(text);
             case TIMESTAMP -> LocalDateTime.parse(text);
             case TIMESTAMP_TZ -> OffsetDateTime.parse(text);
             case DATE -> LocalDate.parse(text);
@@ -218,6 +221,6 @@ public enum ColumnKind {
 
     /** UUIDs bound as {@link UUID} where the driver maps them (PostgreSQL, H2), as text elsewhere. */
     static Object bindable(Object comparable, boolean uuidAsText) {
-        return uuidAsText && comparable instanceof java.util.UUID u ? u.toString() : comparable;
+        return uuidAsText && comparable instanceof UUID u ? u.toString() : comparable;
     }
 }

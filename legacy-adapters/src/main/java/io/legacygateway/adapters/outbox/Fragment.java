@@ -1,13 +1,15 @@
 package io.legacygateway.adapters.outbox;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 
 /**
  * A piece of SQL rendered from the dialect's named statements together with its {@code ?} binds, in order. Conditions
- * are composed from fragments so that text and binds can never drift apart; {@link OutboxStore} composes them once,
- * when it renders its {@link OutboxStatements}, with {@link OutboxStatements.Bind}s as binds, never in a cycle.
+ * are composed from fragments so that text and binds can never drift apart; {@link OutboxConditions} composes them
+ * once, when a store renders its {@link OutboxStatements}, with {@link OutboxStatements.Bind}s as binds, never in a
+ * cycle.
  */
 record Fragment(String sql, List<Object> binds) {
 
@@ -16,7 +18,7 @@ record Fragment(String sql, List<Object> binds) {
     }
 
     static Fragment of(String sql, Object... binds) {
-        return new Fragment(sql, java.util.Arrays.asList(binds));
+        return new Fragment(sql, Arrays.asList(binds));
     }
 
     Fragment and(Fragment other) {

@@ -110,12 +110,17 @@ public final class OutboxExplain {
         String index = claimIndex(dialect, claim.lines(), table);
         String facts = index == null ? "" : indexFacts(jdbc, dialect, mapping, index);
         boolean waitingOnly = index != null && holdsOnlyWaitingRows(dialect, mapping, facts);
-        String name = "ix_" + table.toLowerCase(Locale.ROOT) + "_pending";
+        String advice = pendingIndexAdvice(dialect, mapping, "ix_" + table.toLowerCase(Locale.ROOT) + "_pending");
+        return new Report(plans, index, waitingOnly, facts, advice);
+    }
+
+    /** The partial index on waiting rows that the claim could use, as DDL of this dialect, named {@code name}. */
+    private static String pendingIndexAdvice(Dialect dialect, OutboxMapping mapping, String name) {
         Map<String, String> parts = new LinkedHashMap<>();
         parts.put("index", dialect.quote(name));
         parts.put("table", dialect.quote(mapping.table().name()));
         parts.put("order", dialect.quote(mapping.column(ORDER)));
-        String advice = switch (mapping.markMode()) {
+        return switch (mapping.markMode()) {
             case STATUS -> {
                 parts.put("status", dialect.quote(mapping.column(STATUS)));
                 Object pending = mapping.statusBind(mapping.pendingValue());
@@ -130,7 +135,6 @@ public final class OutboxExplain {
             case DELETE -> dialect.sql("advice.pendingIndex.delete", parts);
             case ZERO_WRITE -> throw new IllegalStateException();
         };
-        return new Report(plans, index, waitingOnly, facts, advice);
     }
 
     private static Plan plan(JdbcTemplate jdbc, Dialect dialect, OutboxStatements.Statement statement,

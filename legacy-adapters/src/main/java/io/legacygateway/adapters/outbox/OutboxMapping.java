@@ -133,15 +133,8 @@ public record OutboxMapping(TableInspector.Table table, MarkMode markMode, Map<O
                 }
                 continue;
             }
-            Optional<ColumnKind> kind = ColumnKind.of(column.get()).filter(c.kinds()::contains);
-            if (kind.isEmpty()) {
-                throw new IllegalArgumentException(label.apply(c.parameter()) + ": column '" + column.get().name()
-                        + "' has type " + column.get().typeName() + ", which the gateway cannot convert to the "
-                        + c.description() + " (accepted: " + c.kinds().stream().map(ColumnKind::description)
-                        .collect(Collectors.joining(", ")) + ")");
-            }
             resolved.put(c, column.get().name());
-            kinds.put(c, kind.get());
+            kinds.put(c, kind(c, column.get(), label));
         }
         if (kinds.get(OutboxColumn.STATUS) == ColumnKind.INTEGER) {
             requireInteger(label, "pendingStatus", s.pendingValue());
@@ -151,22 +144,35 @@ public record OutboxMapping(TableInspector.Table table, MarkMode markMode, Map<O
         OutboxMapping mapping = new OutboxMapping(table, s.markMode(), resolved, kinds, values, s.pendingValue(),
                 s.publishedValue(), s.failedValue(), s.payloadFormat(), s.naiveZone());
         if (mapping.has(OutboxColumn.STATUS)) {
-            Map<String, String> statuses = new LinkedHashMap<>();
-            statuses.put("pendingStatus", s.pendingValue());
-            statuses.put("publishedStatus", s.publishedValue());
-            statuses.put("failedStatus", s.failedValue());
-            Map<Object, String> seen = new HashMap<>();
-            statuses.forEach((parameter, value) -> {
-                mapping.requireFits(OutboxColumn.STATUS, parameter, value, "'" + value + "'", label);
-                String earlier = seen.putIfAbsent(mapping.comparable(value), parameter);
-                if (earlier != null) {
-                    throw new IllegalArgumentException(label.apply(parameter) + ": '" + value + "' cannot be told"
-                            + " apart from " + earlier + " '" + statuses.get(earlier) + "' (the status values must"
-                            + " differ, also ignoring case and trailing blanks as a column's collation may)");
-                }
-            });
+            mapping.requireDistinctStatuses(label);
         }
         return mapping;
+    }
+
+    /** The kind of a configured column, when the gateway can convert it to what the column holds. */
+    private static ColumnKind kind(OutboxColumn c, Column column, UnaryOperator<String> label) {
+        return ColumnKind.of(column).filter(c.kinds()::contains).orElseThrow(() -> new IllegalArgumentException(
+                label.apply(c.parameter()) + ": column '" + column.name() + "' has type " + column.typeName()
+                + ", which the gateway cannot convert to the " + c.description() + " (accepted: "
+                + c.kinds().stream().map(ColumnKind::description).collect(Collectors.joining(", ")) + ")"));
+    }
+
+    /** Each status value fits the status column and can be told apart from the others as the column compares them. */
+    private void requireDistinctStatuses(UnaryOperator<String> label) {
+        Map<String, String> statuses = new LinkedHashMap<>();
+        statuses.put("pendingStatus", pendingValue);
+        statuses.put("publishedStatus", publishedValue);
+        statuses.put("failedStatus", failedValue);
+        Map<Object, String> seen = new HashMap<>();
+        statuses.forEach((parameter, value) -> {
+            requireFits(OutboxColumn.STATUS, parameter, value, "'" + value + "'", label);
+            String earlier = seen.putIfAbsent(comparable(value), parameter);
+            if (earlier != null) {
+                throw new IllegalArgumentException(label.apply(parameter) + ": '" + value + "' cannot be told"
+                        + " apart from " + earlier + " '" + statuses.get(earlier) + "' (the status values must"
+                        + " differ, also ignoring case and trailing blanks as a column's collation may)");
+            }
+        });
     }
 
     /** A status value as the column compares it, at worst: numbers by value, text ignoring case and trailing blanks. */

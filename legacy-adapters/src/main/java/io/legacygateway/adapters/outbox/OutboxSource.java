@@ -4,6 +4,7 @@ import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
 import java.util.Set;
+import javax.sql.DataSource;
 
 /**
  * Where a relay gets its rows and records what became of them: one implementation per kind of {@link MarkMode}
@@ -25,7 +26,7 @@ public interface OutboxSource {
     OutboxMapping mapping();
 
     /** The datasource whose transaction the relay must run each cycle (and an operator's retry) in. */
-    javax.sql.DataSource transactionDataSource();
+    DataSource transactionDataSource();
 
     /**
      * Up to {@code limit} rows to publish now, in publication order, each with its failed attempts so far.

@@ -5,11 +5,13 @@ import java.sql.DatabaseMetaData;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import javax.sql.DataSource;
 
 /**
@@ -90,33 +92,46 @@ public final class TableInspector {
             }
             String schema = configured.schema() == null ? null : found.get(0)[0];
             String table = found.get(0)[1];
-            Map<String, Column> columns = new LinkedHashMap<>();
-            try (ResultSet rs = catalogIsSchema
-                    ? md.getColumns(found.get(0)[0], null, table.replace("_", escape + "_"), "%")
-                    : md.getColumns(null, found.get(0)[0], table.replace("_", escape + "_"), "%")) {
-                while (rs.next()) {
-                    if (!rs.getString("TABLE_NAME").equals(table)) {
-                        continue;
-                    }
-                    String name = rs.getString("COLUMN_NAME");
-                    columns.put(name.toLowerCase(Locale.ROOT), new Column(name, rs.getInt("DATA_TYPE"),
-                            rs.getString("TYPE_NAME"), rs.getInt("NULLABLE") != DatabaseMetaData.columnNoNulls,
-                            rs.getString("COLUMN_DEF"), size(rs, "COLUMN_SIZE"), size(rs, "DECIMAL_DIGITS")));
-                }
-            }
-            Map<Short, String> key = new java.util.TreeMap<>();
-            try (ResultSet rs = catalogIsSchema ? md.getPrimaryKeys(found.get(0)[0], null, table)
-                    : md.getPrimaryKeys(null, found.get(0)[0], table)) {
-                while (rs.next()) {
-                    key.put(rs.getShort("KEY_SEQ"), rs.getString("COLUMN_NAME"));
-                }
-            }
-            return new Table(new TableName(schema, table), java.util.Collections.unmodifiableMap(columns),
-                    List.copyOf(key.values()));
+            String stored = found.get(0)[0];
+            return new Table(new TableName(schema, table), columns(md, catalogIsSchema, stored, table),
+                    primaryKey(md, catalogIsSchema, stored, table));
         } catch (SQLException e) {
             throw new IllegalStateException(property + ": cannot read the metadata of table '" + configured + "': "
                     + e.getMessage(), e);
         }
+    }
+
+    /** The table's columns, keyed by lowercase name, in table order. */
+    private static Map<String, Column> columns(DatabaseMetaData md, boolean catalogIsSchema, String stored,
+                                               String table) throws SQLException {
+        Map<String, Column> columns = new LinkedHashMap<>();
+        String pattern = table.replace("_", md.getSearchStringEscape() + "_");
+        try (ResultSet rs = catalogIsSchema ? md.getColumns(stored, null, pattern, "%")
+                : md.getColumns(null, stored, pattern, "%")) {
+            while (rs.next()) {
+                if (!rs.getString("TABLE_NAME").equals(table)) {
+                    continue;
+                }
+                String name = rs.getString("COLUMN_NAME");
+                columns.put(name.toLowerCase(Locale.ROOT), new Column(name, rs.getInt("DATA_TYPE"),
+                        rs.getString("TYPE_NAME"), rs.getInt("NULLABLE") != DatabaseMetaData.columnNoNulls,
+                        rs.getString("COLUMN_DEF"), size(rs, "COLUMN_SIZE"), size(rs, "DECIMAL_DIGITS")));
+            }
+        }
+        return Collections.unmodifiableMap(columns);
+    }
+
+    /** The primary key's columns in key order; empty when the table has none. */
+    private static List<String> primaryKey(DatabaseMetaData md, boolean catalogIsSchema, String stored, String table)
+            throws SQLException {
+        Map<Short, String> key = new TreeMap<>();
+        try (ResultSet rs = catalogIsSchema ? md.getPrimaryKeys(stored, null, table)
+                : md.getPrimaryKeys(null, stored, table)) {
+            while (rs.next()) {
+                key.put(rs.getShort("KEY_SEQ"), rs.getString("COLUMN_NAME"));
+            }
+        }
+        return List.copyOf(key.values());
     }
 
     /** A size column of the metadata; unlimited types may report more than an int holds (LONGTEXT: 2^32 - 1). */

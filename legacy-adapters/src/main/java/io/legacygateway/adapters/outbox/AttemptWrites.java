@@ -1,0 +1,137 @@
+package io.legacygateway.adapters.outbox;
+
+import io.legacygateway.adapters.outbox.AttemptLog.Answer;
+import io.legacygateway.adapters.outbox.AttemptLog.Attempt;
+import io.legacygateway.adapters.outbox.AttemptLog.MarkState;
+import io.legacygateway.adapters.outbox.AttemptLog.Observation;
+import java.sql.PreparedStatement;
+import java.sql.Types;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.springframework.jdbc.core.ConnectionCallback;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/**
+ * The writes of the {@link AttemptLog}: the multi-row insert of a cycle's attempts, a cycle's finish, and running a
+ * list of them in one transaction of its own (see {@link AttemptLog} for when each is written and what survives).
+ */
+final class AttemptWrites {
+
+    /** Longest detail kept. */
+    static final int DETAIL = 2000;
+    /** Rows per insert statement: 9 binds each, 1,800 in all, under SQL Server's 2,100 parameters per statement. */
+    static final int INSERT_ROWS = 200;
+
+    /** One statement of a log transaction. */
+    record Statement(String sql, Object... binds) {
+    }
+
+    /** A committed or rolled-back cycle's finish, to write with the next log transaction or at once. */
+    record Finish(String cycle, Object time, Answer answer, boolean committed, List<String> parked) {
+    }
+
+    private final AttemptTables tables;
+    private final JdbcTemplate jdbc;
+    private final TransactionTemplate own;
+    private final String relay;
+    private final String instance;
+    /** The multi-row insert by number of rows: a full batch always renders (and the driver prepares) the same text. */
+    private final Map<Integer, String> insertSql = new ConcurrentHashMap<>();
+
+    /** @param own a transaction of its own ({@code REQUIRES_NEW}) on the log's datasource */
+    AttemptWrites(AttemptTables tables, JdbcTemplate jdbc, TransactionTemplate own, String relay, String instance) {
+        this.tables = tables;
+        this.jdbc = jdbc;
+        this.own = own;
+        this.relay = relay;
+        this.instance = instance;
+    }
+
+    /** The insert of up to {@value #INSERT_ROWS} attempts of a cycle at {@code time}, bound as the column takes it. */
+    Statement insert(String cycle, List<Attempt> attempts, Object time) {
+        String sql = insertSql.computeIfAbsent(attempts.size(), n -> tables.sql("attempt.insertRows",
+                Map.of("rows", String.join(", ", Collections.nCopies(n, "(?, ?, ?, ?, ?, ?, ?, ?, ?)")))));
+        Object[] binds = new Object[attempts.size() * 9];
+        int i = 0;
+        for (Attempt a : attempts) {
+            binds[i++] = relay;
+            binds[i++] = cycle;
+            binds[i++] = a.row().keyText();
+            binds[i++] = RejectionLog.truncate(a.row().eventId(), 255);
+            binds[i++] = AttemptLog.aggregateKey(a.row());
+            binds[i++] = time;
+            binds[i++] = instance;
+            binds[i++] = a.observation().name();
+            binds[i++] = RejectionLog.truncate(a.detail(), DETAIL);
+        }
+        return new Statement(sql, binds);
+    }
+
+    /**
+     * A cycle's finish: one update per row with an answer of its own, the cycle's finish row, and in a committed
+     * cycle one update per parked row.
+     */
+    void finish(Finish f, List<Statement> out) {
+        f.answer().byRowKey().forEach((key, a) -> out.add(new Statement(tables.sql("attempt.observeRow"),
+                a.observation().name(), RejectionLog.truncate(a.detail(), DETAIL), f.cycle(), key)));
+        MarkState mark = f.committed() ? markOf(f.answer().rest()) : MarkState.ROLLED_BACK;
+        out.add(new Statement(tables.sql("attempt.finish"), f.cycle(), relay, f.answer().rest().name(), mark.name(),
+                RejectionLog.truncate(f.answer().restDetail(), DETAIL), f.time()));
+        if (f.committed()) {
+            f.parked().forEach(key -> out.add(new Statement(tables.sql("attempt.markRow"),
+                    MarkState.FAILED.name(), f.cycle(), key)));
+        }
+    }
+
+    /** What a committed cycle's mark did with a row of this observation (as attempt.effective's CASE). */
+    private static MarkState markOf(Observation o) {
+        return switch (o) {
+            case CONFIRMED, DUPLICATE -> MarkState.PUBLISHED;
+            case REFUSED, NOT_SENT -> MarkState.RETRY;
+            case SENT, DEFERRED, FAILED -> MarkState.UNCHANGED;
+        };
+    }
+
+    /** Where the dialect allows it (PostgreSQL), lets the transaction commit without waiting for its log flush. */
+    void noFlushWait(List<Statement> statements) {
+        if (tables.dialect().has("attempt.finish.noFlushWait")) {
+            statements.add(new Statement(tables.sql("attempt.finish.noFlushWait")));
+        }
+    }
+
+    /**
+     * Runs the statements in one transaction of its own, bound by hand (raw JDBC: the multi-row insert's binds are
+     * most of the log's work on the relay's thread). Where the driver sends statements joined by {@code ;} in one
+     * round trip (PostgreSQL: {@code attempt.joinStatements}), they go as one statement, so that a cycle's log
+     * transaction costs two round trips (statements, commit).
+     */
+    void write(List<Statement> statements) {
+        List<Statement> run = statements;
+        if (statements.size() > 1 && tables.dialect().has("attempt.joinStatements")) {
+            String separator = tables.dialect().sql("attempt.joinStatements", Map.of()) + " ";
+            run = List.of(new Statement(String.join(separator, statements.stream().map(Statement::sql).toList()),
+                    statements.stream().flatMap(st -> Arrays.stream(st.binds())).toArray()));
+        }
+        List<Statement> all = run;
+        own.executeWithoutResult(s -> jdbc.execute((ConnectionCallback<Void>) c -> {
+            for (Statement st : all) {
+                try (PreparedStatement ps = c.prepareStatement(st.sql())) {
+                    Object[] binds = st.binds();
+                    for (int i = 0; i < binds.length; i++) {
+                        if (binds[i] == null) {
+                            ps.setNull(i + 1, Types.VARCHAR); // every nullable bind is text
+                        } else {
+                            ps.setObject(i + 1, binds[i]);
+                        }
+                    }
+                    ps.execute();
+                }
+            }
+            return null;
+        }));
+    }
+}

@@ -1,0 +1,291 @@
+package io.legacygateway.adapters.outbox;
+
+import static io.legacygateway.adapters.outbox.OutboxColumn.CREATED_AT;
+import static io.legacygateway.adapters.outbox.OutboxColumn.KEY;
+import static io.legacygateway.adapters.outbox.OutboxColumn.ORDER;
+
+import io.legacygateway.adapters.outbox.OutboxStatements.Bind;
+import io.legacygateway.adapters.outbox.OutboxStatements.Param;
+import io.legacygateway.adapters.sql.Dialect;
+import io.legacygateway.adapters.sql.Dialect.CommitHorizon;
+import io.legacygateway.adapters.sql.TableInspector;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.UnaryOperator;
+import javax.sql.DataSource;
+import org.springframework.jdbc.UncategorizedSQLException;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+/**
+ * The zero-write reads of the legacy table: its commit horizon, the rows of a window {@code [low, high)} of the
+ * visibility mark after a cursor, the rows beyond a {@link ZeroWritePosition} (the backlog), and rows by key. Every
+ * variant is rendered once, when the reader is built; the reads run outside any transaction of the legacy table.
+ */
+final class ZeroWriteWindows {
+
+    private final DataSource legacy;
+    private final Dialect dialect;
+    private final OutboxMapping mapping;
+    private final Duration settleTime;
+    private final OutboxRowReader reader;
+    private final JdbcTemplate jdbc;
+    /** How the visibility mark is read, compared and encoded. */
+    private final ColumnKind markKind;
+    /** The cursor's columns: the order, then the key when it is another column. */
+    private final List<OutboxColumn> cursor;
+    private final String horizonSql;
+    private final String visibility;
+    private final OutboxStatements statements;
+
+    /**
+     * @throws IllegalArgumentException naming the parameter when the key cannot be in a cursor, the database offers
+     *                                  no sound commit horizon, or the insert-time column is not the database's
+     */
+    ZeroWriteWindows(DataSource legacy, Dialect dialect, OutboxMapping mapping, Duration settleTime,
+                     UnaryOperator<String> label) {
+        this.legacy = legacy;
+        this.dialect = dialect;
+        this.mapping = mapping;
+        this.settleTime = settleTime;
+        this.jdbc = new JdbcTemplate(legacy);
+        this.reader = new OutboxRowReader(dialect, mapping, "t");
+        this.cursor = mapping.column(ORDER).equals(mapping.column(KEY)) ? List.of(ORDER) : List.of(ORDER, KEY);
+        if (cursor.size() > 1 && !Set.of(ColumnKind.INTEGER, ColumnKind.DECIMAL, ColumnKind.TEXT, ColumnKind.CHAR,
+                ColumnKind.UUID).contains(mapping.kind(KEY))) {
+            throw new IllegalArgumentException(label.apply(KEY.parameter()) + ": ZERO_WRITE keeps the key in its"
+                    + " cursor and needs a text, number or UUID key, not " + mapping.kind(KEY).description());
+        }
+        switch (dialect.commitHorizon()) {
+            case TRANSACTION_IDS -> {
+                this.markKind = ColumnKind.INTEGER;
+                this.visibility = dialect.sql("zerowrite.visibility", Map.of());
+            }
+            case INSERT_TIME -> {
+                requireDatabaseInsertTime(mapping, label);
+                this.markKind = mapping.kind(CREATED_AT);
+                this.visibility = dialect.sql("zerowrite.visibility",
+                        Map.of("createdAt", "t." + dialect.quote(mapping.column(CREATED_AT))));
+            }
+            default -> throw new IllegalArgumentException(label.apply("markMode") + ": ZERO_WRITE needs a way to prove"
+                    + " that no running transaction can still commit a row behind the relay's position, and the gateway"
+                    + " has none for " + dialect.id() + " (PostgreSQL and MariaDB only); use STATUS, TIMESTAMP or"
+                    + " DELETE, or capture changes with triggers");
+        }
+        this.horizonSql = dialect.sql("zerowrite.horizon", Map.of());
+        this.statements = render();
+    }
+
+    private static void requireDatabaseInsertTime(OutboxMapping mapping, UnaryOperator<String> label) {
+        String parameter = label.apply(CREATED_AT.parameter());
+        if (!mapping.has(CREATED_AT)) {
+            throw new IllegalArgumentException(parameter + ": ZERO_WRITE on MariaDB needs an insert-time column filled by"
+                    + " the database (for example created_at DATETIME(6) NOT NULL DEFAULT CURRENT_TIMESTAMP(6)); the"
+                    + " table has none, so a late commit could not be told from an old row");
+        }
+        TableInspector.Column column = mapping.table().column(mapping.column(CREATED_AT)).orElseThrow();
+        String def = column.defaultValue() == null ? "" : column.defaultValue().toLowerCase(Locale.ROOT);
+        if (!(def.startsWith("current_timestamp") || def.startsWith("now("))
+                || mapping.kind(CREATED_AT) != ColumnKind.TIMESTAMP) {
+            throw new IllegalArgumentException(parameter + ": column '" + column.name() + "' must be a DATETIME or"
+                    + " TIMESTAMP filled by the database (DEFAULT CURRENT_TIMESTAMP(6)); it is " + column.typeName()
+                    + " with default " + column.defaultValue() + ", and a time written by the application cannot"
+                    + " prove that a row is final");
+        }
+    }
+
+    /** The reads, rendered when the reader was built. */
+    OutboxStatements statements() {
+        return statements;
+    }
+
+    /** The commit horizon now, in its encoded form, asked on a connection of its own (no transaction id of ours). */
+    String horizon() {
+        try (Connection c = legacy.getConnection(); PreparedStatement ps = c.prepareStatement(horizonSql)) {
+            if (dialect.commitHorizon() == CommitHorizon.INSERT_TIME) {
+                ps.setLong(1, settleTime.toNanos() / 1000);
+            }
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                Object mark = markKind.readComparable(rs, 1);
+                if (mark == null) {
+                    throw new IllegalStateException("the database returned no commit horizon");
+                }
+                return markKind.encode(mark);
+            }
+        } catch (SQLException e) {
+            throw new UncategorizedSQLException("commit horizon", horizonSql, e);
+        }
+    }
+
+    /** The horizon in the canonical encoding positions keep. */
+    String canonicalHorizon() {
+        return markKind.encode(markKind.decode(horizon()));
+    }
+
+    /** Whether {@code horizon} lies beyond {@code low}: something has become final since that window. */
+    boolean beyond(String horizon, String low) {
+        return markKind.compare(markKind.decode(horizon), markKind.decode(low)) > 0;
+    }
+
+    /** The open window's position with its cursor after {@code last}. */
+    ZeroWritePosition after(ZeroWritePosition p, OutboxRow last) {
+        return p.after(mapping.kind(ORDER).encode(last.order()),
+                cursor.size() > 1 ? mapping.kind(KEY).encode(keyComparable(last)) : null);
+    }
+
+    private Object keyComparable(OutboxRow row) {
+        // the key as the reader returns it is the driver's object; take the comparable form of its kind
+        ColumnKind kind = mapping.kind(KEY);
+        Object key = row.key();
+        return kind.decode(kind == ColumnKind.CHAR ? key.toString().stripTrailing() : key.toString());
+    }
+
+    /** Up to {@code limit} rows of the open window after its cursor, in cursor order. */
+    List<OutboxRow> read(ZeroWritePosition p, int limit) {
+        return query("read." + windowVariant(p.low() != null, p.afterOrder() != null), p, limit);
+    }
+
+    /** Up to {@code limit} rows not yet read at {@code p}, in cursor order. */
+    List<OutboxRow> unread(ZeroWritePosition p, int limit) {
+        return query("backlog.unread." + backlogVariant(p), p, limit);
+    }
+
+    /** How many rows are not yet read at {@code p}. */
+    long countUnread(ZeroWritePosition p) {
+        OutboxStatements.Statement counted = statements.get("backlog.count." + backlogVariant(p));
+        Long count = jdbc.queryForObject(counted.sql(), Long.class, counted.values(values(p, 0)));
+        return count == null ? 0 : count;
+    }
+
+    /** Rows of the legacy table by key (as text), in outbox order. */
+    List<OutboxRow> byKeys(Collection<String> keys) {
+        List<OutboxRow> rows = new ArrayList<>();
+        OutboxStatements.Statement byKeys = statements.get("byKeys");
+        for (List<String> chunk : RejectionLog.chunks(keys)) {
+            Map<Param, Object> values = Map.of(Param.KEY_TEXTS, chunk);
+            rows.addAll(jdbc.query(byKeys.sql(values), (rs, n) -> reader.read(rs), byKeys.values(values)));
+        }
+        ColumnKind order = mapping.kind(ORDER);
+        rows.sort((a, b) -> order.compare(a.order(), b.order()));
+        return rows;
+    }
+
+    private List<OutboxRow> query(String statement, ZeroWritePosition p, int limit) {
+        OutboxStatements.Statement read = statements.get(statement);
+        return jdbc.query(read.sql(), (rs, n) -> reader.read(rs), read.values(values(p, limit)));
+    }
+
+    /** The binds a position gives its reads. */
+    private Map<Param, Object> values(ZeroWritePosition p, int limit) {
+        Map<Param, Object> v = new EnumMap<>(Param.class);
+        v.put(Param.LIMIT, limit);
+        if (p.low() != null) {
+            v.put(Param.WINDOW_LOW, markKind.decode(p.low()));
+        }
+        if (p.high() != null) {
+            v.put(Param.WINDOW_HIGH, markKind.decode(p.high()));
+        }
+        if (p.afterOrder() != null) {
+            v.put(Param.AFTER_ORDER, bindable(ORDER, p.afterOrder()));
+            if (cursor.size() > 1) {
+                v.put(Param.AFTER_KEY, bindable(KEY, p.afterKey()));
+            }
+        }
+        return v;
+    }
+
+    private Object bindable(OutboxColumn c, String encoded) {
+        return ColumnKind.bindable(mapping.kind(c).decode(encoded), dialect.bindsUuidAsText());
+    }
+
+    private static String windowVariant(boolean low, boolean after) {
+        return (low ? "from" : "first") + (after ? ".after" : "");
+    }
+
+    /** Rows not yet published: all, those at or beyond the low end, or beyond the open window and after its cursor. */
+    private static String backlogVariant(ZeroWritePosition p) {
+        if (p.high() == null) {
+            return p.low() == null ? "all" : "beyondLow";
+        }
+        return "beyondHigh." + windowVariant(p.low() != null, p.afterOrder() != null);
+    }
+
+    // ---- rendering: every variant once, when the reader is built
+
+    private OutboxStatements render() {
+        OutboxStatements.Builder b = OutboxStatements.builder();
+        String table = dialect.quote(mapping.table().name());
+        Bind limit = Bind.of(Param.LIMIT);
+        Map<String, Fragment> backlog = new LinkedHashMap<>();
+        backlog.put("all", Fragment.of("1 = 1"));
+        backlog.put("beyondLow", Fragment.of(visibility + " >= ?", Bind.of(Param.WINDOW_LOW)));
+        for (boolean low : new boolean[] {false, true}) {
+            for (boolean after : new boolean[] {false, true}) {
+                Fragment window = windowCondition(low, after);
+                b.add("read." + windowVariant(low, after), new Fragment(readSql(window.sql()),
+                        withLimit(window.binds(), limit)));
+                backlog.put("beyondHigh." + windowVariant(low, after),
+                        Fragment.of(visibility + " >= ?", Bind.of(Param.WINDOW_HIGH)).or(window));
+            }
+        }
+        backlog.forEach((variant, condition) -> {
+            b.add("backlog.count." + variant, new Fragment(dialect.sql("zerowrite.count", Map.of("table", table,
+                    "window", condition.sql())), condition.binds()));
+            b.add("backlog.unread." + variant, new Fragment(readSql(condition.sql()),
+                    withLimit(condition.binds(), limit)));
+        });
+        b.add("byKeys", new Fragment(dialect.sql("outbox.select.byKeyText", Map.of("columns", reader.selectList(),
+                "table", table + " t", "condition", "1 = 1", "keyText", OutboxRowReader.keyText(dialect, mapping, "t"),
+                "keys", OutboxStatements.LIST)), List.of(Bind.of(Param.KEY_TEXTS))));
+        return b.build();
+    }
+
+    private static List<Object> withLimit(List<Object> binds, Bind limit) {
+        List<Object> all = new ArrayList<>(binds);
+        all.add(limit);
+        return all;
+    }
+
+    private String readSql(String window) {
+        String orderBy = String.join(", ", cursor.stream().map(c -> dialect.quote(mapping.column(c))).toList());
+        return dialect.sql("zerowrite.read", Map.of("columns", reader.selectList(),
+                "table", dialect.quote(mapping.table().name()), "window", window, "orderBy", orderBy));
+    }
+
+    /** Rows of the open window {@code [low, high)} after the cursor. */
+    private Fragment windowCondition(boolean low, boolean after) {
+        List<String> conditions = new ArrayList<>();
+        List<Object> binds = new ArrayList<>();
+        if (low) {
+            conditions.add(visibility + " >= ?");
+            binds.add(Bind.of(Param.WINDOW_LOW));
+        }
+        conditions.add(visibility + " < ?");
+        binds.add(Bind.of(Param.WINDOW_HIGH));
+        if (after) {
+            String order = dialect.quote(mapping.column(ORDER));
+            if (cursor.size() == 1) {
+                conditions.add(dialect.sql("zerowrite.after.one", Map.of("a", order)));
+                binds.add(Bind.of(Param.AFTER_ORDER));
+            } else {
+                conditions.add(dialect.sql("zerowrite.after.two", Map.of("a", order,
+                        "b", dialect.quote(mapping.column(KEY)))));
+                binds.add(Bind.of(Param.AFTER_ORDER));
+                binds.add(Bind.of(Param.AFTER_ORDER));
+                binds.add(Bind.of(Param.AFTER_KEY));
+            }
+        }
+        return new Fragment(String.join(" AND ", conditions), binds);
+    }
+}
