@@ -3,7 +3,7 @@ package io.legacygateway.deadletter;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.legacygateway.envelope.EnvelopeMessages;
-import io.legacygateway.ops.ApiErrors;
+import io.legacygateway.operator.ApiErrors;
 import jakarta.jms.BytesMessage;
 import jakarta.jms.Connection;
 import jakarta.jms.ConnectionFactory;

@@ -4,7 +4,7 @@ import io.legacygateway.config.GatewayConfiguration;
 import io.legacygateway.config.GatewayDataSources;
 import io.legacygateway.config.GatewayProperties;
 import io.legacygateway.inbox.InboxConsumerFactory;
-import io.legacygateway.ops.OperationAudit;
+import io.legacygateway.operator.OperationAudit;
 import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.jms.ConnectionFactory;
 import java.time.Clock;

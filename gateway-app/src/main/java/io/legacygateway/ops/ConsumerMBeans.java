@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.legacygateway.inbox.InboxConsumer;
 import io.legacygateway.inbox.InboxConsumerFactory;
+import io.legacygateway.operator.GatewayMBeans;
 import java.util.Arrays;
 import java.util.TreeSet;
 import javax.management.ObjectName;

@@ -8,6 +8,8 @@ import io.legacygateway.adapters.outbox.Backlog;
 import io.legacygateway.adapters.outbox.FailedRow;
 import io.legacygateway.adapters.outbox.OutboxRow;
 import io.legacygateway.config.DurationText;
+import io.legacygateway.operator.ApiErrors;
+import io.legacygateway.operator.OperationAudit;
 import io.legacygateway.relay.OutboxRelay;
 import io.legacygateway.relay.OutboxRelayFactory;
 import io.legacygateway.relay.RelaySettings;

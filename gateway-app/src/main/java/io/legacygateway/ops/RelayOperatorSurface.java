@@ -1,6 +1,7 @@
 package io.legacygateway.ops;
 
 import io.legacygateway.adapters.outbox.Backlog;
+import io.legacygateway.operator.GatewayMBeans;
 import io.legacygateway.relay.OutboxRelay;
 import io.legacygateway.relay.OutboxRelayFactory;
 import java.util.Arrays;

@@ -1,6 +1,6 @@
 package io.legacygateway.reconciliation;
 
-import io.legacygateway.ops.GatewayMBeans;
+import io.legacygateway.operator.GatewayMBeans;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.jmx.export.annotation.ManagedOperation;

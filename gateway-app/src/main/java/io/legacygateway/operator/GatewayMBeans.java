@@ -1,4 +1,4 @@
-package io.legacygateway.ops;
+package io.legacygateway.operator;
 
 import java.lang.management.ManagementFactory;
 import javax.management.JMException;
