@@ -4,11 +4,10 @@ import io.legacygateway.broker.BrokerXmlCustomizer;
 import io.legacygateway.cli.GatewayCli;
 import io.legacygateway.ops.ConsumerMBeans;
 import io.legacygateway.ops.GatewayHealthIndicators;
-import io.legacygateway.ops.GatewayMBeans;
+import io.legacygateway.operator.GatewayMBeans;
 import io.legacygateway.ops.GatewaySampler;
-import io.legacygateway.ops.OperationAudit;
+import io.legacygateway.operator.OperationAudit;
 import io.legacygateway.ops.RetentionJob;
-import io.legacygateway.ops.RelayMBeans;
 import io.legacygateway.ops.RelayOperations;
 import io.legacygateway.capture.TriggersCommand;
 import io.legacygateway.relay.RelayExplainCommand;
@@ -16,7 +15,6 @@ import io.legacygateway.inbox.InboxConsumerFactory;
 import io.legacygateway.inbox.InboxConsumerTemplate;
 import io.legacygateway.inbox.InboxDeliveryHook;
 import io.legacygateway.reconciliation.Reconciliation;
-import io.legacygateway.reconciliation.ReconciliationJmx;
 import io.legacygateway.relay.OutboxRelayFactory;
 import io.legacygateway.relay.OutboxRelayTemplate;
 import io.legacygateway.relay.RelayCycleHook;
@@ -117,11 +115,6 @@ public class GatewayConfiguration {
     }
 
     @Bean
-    ReconciliationJmx reconciliationJmx(Reconciliation reconciliation, GatewayMBeans mbeans) {
-        return new ReconciliationJmx(reconciliation, mbeans);
-    }
-
-    @Bean
     RelayOperations relayOperations(OutboxRelayFactory relays, OperationAudit audit) {
         return new RelayOperations(relays, audit);
     }
@@ -134,11 +127,6 @@ public class GatewayConfiguration {
     @Bean
     ConsumerMBeans consumerMBeans(InboxConsumerFactory consumers, GatewayMBeans mbeans) {
         return new ConsumerMBeans(consumers, mbeans);
-    }
-
-    @Bean
-    RelayMBeans relayMBeans(OutboxRelayFactory relays, RelayOperations operations, GatewayMBeans mbeans) {
-        return new RelayMBeans(relays, operations, mbeans);
     }
 
     @Bean

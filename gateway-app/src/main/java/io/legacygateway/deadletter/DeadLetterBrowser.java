@@ -3,7 +3,7 @@ package io.legacygateway.deadletter;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.legacygateway.envelope.EnvelopeMessages;
-import io.legacygateway.ops.ApiErrors;
+import io.legacygateway.operator.ApiErrors;
 import jakarta.jms.BytesMessage;
 import jakarta.jms.Connection;
 import jakarta.jms.ConnectionFactory;
@@ -38,7 +38,7 @@ import org.apache.activemq.artemis.jms.client.ActiveMQSession;
  */
 final class DeadLetterBrowser {
 
-    /** Property names of the dead-letter reason, written by {@code io.legacygateway.inbox.DeadLetters}. */
+    /** Property names of the dead-letter reason, written by {@code io.legacygateway.inbox.DeadLetterWriter}. */
     static final String ORIGINAL_ADDRESS = "_AMQ_ORIG_ADDRESS";
     static final String ORIGINAL_QUEUE = "_AMQ_ORIG_QUEUE";
     static final String REASON = "gw_dlq_reason";

@@ -1,11 +1,10 @@
 package io.legacygateway.deadletter;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.legacygateway.config.GatewayConfiguration;
 import io.legacygateway.config.GatewayDataSources;
 import io.legacygateway.config.GatewayProperties;
 import io.legacygateway.inbox.InboxConsumerFactory;
-import io.legacygateway.ops.OperationAudit;
+import io.legacygateway.operator.OperationAudit;
 import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.jms.ConnectionFactory;
 import java.time.Clock;
@@ -14,9 +13,9 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /**
- * Dead-letter listing and redelivery: the service, the depth gauge, the JMX bean (REST: {@link DeadLetterController},
- * whose client is the {@code dlq} command). The broker is reached through the application's {@link ConnectionFactory},
- * embedded or standalone alike.
+ * Dead-letter listing and redelivery: the service and the depth gauge (HTTP and JMX: {@link DeadLetterOperatorSurface},
+ * whose HTTP client is the {@code dlq} command). The broker is reached through the application's
+ * {@link ConnectionFactory}, embedded or standalone alike.
  */
 @Configuration(proxyBeanMethods = false)
 public class DeadLetterConfiguration {
@@ -46,10 +45,5 @@ public class DeadLetterConfiguration {
                 sleeper.getIfAvailable(() -> RedeliveryPace.Sleeper.THREAD), hooks.orderedStream().toList());
         redelivery.afterChange(sampler::sampleSoon);
         return redelivery;
-    }
-
-    @Bean
-    DeadLettersMBean deadLettersMBean(DeadLetterRedelivery redelivery, ObjectMapper json) {
-        return new DeadLettersMBean(redelivery, json);
     }
 }

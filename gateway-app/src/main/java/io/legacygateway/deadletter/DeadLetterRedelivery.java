@@ -2,7 +2,8 @@ package io.legacygateway.deadletter;
 
 import io.legacygateway.config.GatewayProperties;
 import io.legacygateway.envelope.EnvelopeMessages;
-import io.legacygateway.ops.OperationAudit;
+import io.legacygateway.envelope.MessageCopies;
+import io.legacygateway.operator.OperationAudit;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.jms.Connection;

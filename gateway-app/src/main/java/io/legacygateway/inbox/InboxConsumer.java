@@ -55,7 +55,7 @@ public final class InboxConsumer implements Processor {
     private final int maxDeliveryAttempts;
     private final InboundMessageReader reader;
     private final InboxGuard guard;
-    private final DeadLetters deadLetters;
+    private final DeadLetterWriter deadLetters;
     private final List<InboxDeliveryHook> hooks;
     private final MeterRegistry meters;
 
@@ -75,8 +75,8 @@ public final class InboxConsumer implements Processor {
     private final org.springframework.transaction.support.TransactionTemplate storeTransaction;
 
     InboxConsumer(InboxSettings settings, int maxDeliveryAttempts, InboundMessageReader reader, InboxGuard guard,
-                  DeadLetters deadLetters, List<InboxDeliveryHook> hooks, MeterRegistry meters, java.time.Clock clock,
-                  io.legacygateway.adapters.inbox.InboxStore store,
+                  DeadLetterWriter deadLetters, List<InboxDeliveryHook> hooks, MeterRegistry meters,
+                  java.time.Clock clock, io.legacygateway.adapters.inbox.InboxStore store,
                   org.springframework.transaction.support.TransactionTemplate storeTransaction) {
         this.clock = clock;
         this.store = store;

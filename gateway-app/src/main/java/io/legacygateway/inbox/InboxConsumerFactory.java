@@ -132,7 +132,7 @@ public class InboxConsumerFactory implements DisposableBean {
         TransactionTemplate tx = new TransactionTemplate(dataSources.transactionManager(s.dataSource()));
         InboxGuard guard = new InboxGuard(c, store, tx, effects, s.sequence() != null, codec, clock, hooks);
         InboundMessageReader reader = new InboundMessageReader(codec, s.accept(), s.maxPayloadBytes(), s.sequence());
-        DeadLetters deadLetters = new DeadLetters(broker, s.queue(), c, clock);
+        DeadLetterWriter deadLetters = new DeadLetterWriter(broker, s.queue(), c, clock);
         InboxConsumer consumer = new InboxConsumer(s, attempts, reader, guard, deadLetters, hooks, meters, clock,
                 store, tx);
         consumers.add(consumer);

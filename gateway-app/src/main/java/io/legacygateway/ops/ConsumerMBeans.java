@@ -4,20 +4,26 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.legacygateway.inbox.InboxConsumer;
 import io.legacygateway.inbox.InboxConsumerFactory;
+import io.legacygateway.operator.GatewayMBeans;
 import java.util.Arrays;
 import java.util.TreeSet;
 import javax.management.ObjectName;
+import org.springframework.jmx.export.annotation.ManagedAttribute;
+import org.springframework.jmx.export.annotation.ManagedOperation;
+import org.springframework.jmx.export.annotation.ManagedOperationParameter;
+import org.springframework.jmx.export.annotation.ManagedOperationParameters;
+import org.springframework.jmx.export.annotation.ManagedResource;
 
 /**
- * Registers one {@link ConsumerControlMBean} per inbox consumer, {@code io.legacygateway:type=Consumer,name=<consumer>},
- * as consumers are created ({@link GatewayMBeans}).
+ * The inbox consumers' operator surface, JMX only: one {@link Jmx} per consumer,
+ * {@code io.legacygateway:type=Consumer,name=<consumer>}, registered as consumers are created ({@link GatewayMBeans}).
  */
 public class ConsumerMBeans {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
     public ConsumerMBeans(InboxConsumerFactory consumers, GatewayMBeans mbeans) {
-        consumers.onCreate(c -> mbeans.register(name(c.name()), new Control(c), ConsumerControlMBean.class));
+        consumers.onCreate(c -> mbeans.register(name(c.name()), new Jmx(c)));
     }
 
     /** Consumer names are lowercase letters, digits and dashes: valid ObjectName values as they are. */
@@ -25,45 +31,54 @@ public class ConsumerMBeans {
         return GatewayMBeans.name("Consumer", consumer);
     }
 
-    /** One consumer's MBean. */
-    record Control(InboxConsumer consumer) implements ConsumerControlMBean {
+    /**
+     * One inbox consumer in JMX (Hawtio's JMX tab): its settings, and whether given messages are in its inbox (applied:
+     * a redelivery of those would be skipped as a duplicate). Starting and stopping is on the consumer's Camel route
+     * ({@code inbox-consumer-<consumer>}).
+     */
+    @ManagedResource(description = "One inbox consumer: its settings, and which messages its inbox has applied")
+    public record Jmx(InboxConsumer consumer) {
 
-        @Override
+        @ManagedAttribute(description = "The queue the consumer reads (parameter queue)")
         public String getQueue() {
             return consumer.settings().queue().toString();
         }
 
-        @Override
+        @ManagedAttribute(description = "The datasource of its inbox and effects (parameter dataSource)")
         public String getDataSource() {
             return consumer.settings().dataSource();
         }
 
-        @Override
+        @ManagedAttribute(description = "Its inbox table (parameter inboxTable)")
         public String getInboxTable() {
             return String.valueOf(consumer.settings().inboxTable());
         }
 
-        @Override
+        @ManagedAttribute(description = "Where the broker and the consumer move messages that cannot be applied")
         public String getDeadLetterQueue() {
             return consumer.deadLetterQueue();
         }
 
-        @Override
+        @ManagedAttribute(description = "Deliveries of a message before it is dead-lettered")
         public int getMaxDeliveryAttempts() {
             return consumer.maxDeliveryAttempts();
         }
 
-        @Override
+        @ManagedAttribute(description = "Listener threads (parameter concurrentConsumers)")
         public int getConcurrentConsumers() {
             return consumer.settings().concurrentConsumers();
         }
 
-        @Override
+        @ManagedAttribute(description = "Event types and versions it applies (parameter accept)")
         public String getAcceptedTypes() {
             return String.valueOf(new TreeSet<>(consumer.settings().accept().types()));
         }
 
-        @Override
+        /** The given event ids (comma-separated) this consumer has applied, as a JSON array. */
+        @ManagedOperation(description = "Which of these messages this consumer has applied (a redelivery of them"
+                + " would be skipped as a duplicate), as a JSON array")
+        @ManagedOperationParameters({
+                @ManagedOperationParameter(name = "messageIds", description = "event ids, comma-separated")})
         public String applied(String messageIds) {
             var ids = Arrays.stream(messageIds == null ? new String[0] : messageIds.split(","))
                     .map(String::strip).filter(s -> !s.isEmpty()).toList();

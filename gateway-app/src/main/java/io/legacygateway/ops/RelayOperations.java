@@ -8,6 +8,8 @@ import io.legacygateway.adapters.outbox.Backlog;
 import io.legacygateway.adapters.outbox.FailedRow;
 import io.legacygateway.adapters.outbox.OutboxRow;
 import io.legacygateway.config.DurationText;
+import io.legacygateway.operator.ApiErrors;
+import io.legacygateway.operator.OperationAudit;
 import io.legacygateway.relay.OutboxRelay;
 import io.legacygateway.relay.OutboxRelayFactory;
 import io.legacygateway.relay.RelaySettings;
@@ -26,7 +28,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * What an operator can see of the relays and do with their FAILED rows, behind the REST API
- * ({@link RelayOperationsController}), the {@code relay} command and the JMX operations ({@link RelayMBeans}).
+ * and JMX ({@link RelayOperatorSurface}) and the {@code relay} command.
  *
  * <p>A retry makes FAILED rows due now with a fresh budget of attempts ({@code maxAttempts}); the relay publishes them
  * on its next poll, in outbox order, followed by any rows of their aggregates that waited behind them. Every retry and

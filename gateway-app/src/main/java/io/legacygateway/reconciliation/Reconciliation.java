@@ -11,7 +11,7 @@ import io.legacygateway.adapters.sql.Dialect;
 import io.legacygateway.config.DurationText;
 import io.legacygateway.config.GatewayDataSources;
 import io.legacygateway.config.GatewayProperties;
-import io.legacygateway.ops.ApiErrors;
+import io.legacygateway.operator.ApiErrors;
 import io.legacygateway.reconciliation.IntentFacts.DomainState;
 import io.legacygateway.reconciliation.IntentFacts.OutboxState;
 import io.legacygateway.relay.OutboxRelay;

@@ -157,7 +157,7 @@ class DeadLetterOperatorSurfacesTest extends DeadLetterTestSupport {
     void theJmxOperationsAreInHawtiosTreeAndAnOperatorRunsThemThroughJolokia() throws Exception {
         String queue = unique("it.jmx");
         twoDeadLetters(queue);
-        ObjectName name = new ObjectName(DeadLettersMBean.OBJECT_NAME);
+        ObjectName name = new ObjectName(DeadLetterOperatorSurface.OBJECT_NAME);
         assertThat(ManagementFactory.getPlatformMBeanServer().isRegistered(name))
                 .as(ManagementFactory.getPlatformMBeanServer().queryNames(new ObjectName("io.legacygateway:*"), null)
                         .toString()).isTrue();
@@ -177,7 +177,7 @@ class DeadLetterOperatorSurfacesTest extends DeadLetterTestSupport {
         deadLetters.path("op").fieldNames().forEachRemaining(operations::add);
         assertThat(operations).contains("queues", "groups", "messages", "redeliver", "redeliverWithOptions");
 
-        String groups = "{\"type\":\"exec\",\"mbean\":\"" + DeadLettersMBean.OBJECT_NAME + "\",\"operation\":\"groups\"}";
+        String groups = "{\"type\":\"exec\",\"mbean\":\"" + DeadLetterOperatorSurface.OBJECT_NAME + "\",\"operation\":\"groups\"}";
         assertThat(post("/actuator/jolokia", groups, VIEWER).statusCode()).as("exec needs OPERATOR").isEqualTo(403);
         JsonNode listed = JSON.readTree(post("/actuator/jolokia", groups, OPERATOR).body());
         assertThat(listed.path("status").asInt()).isEqualTo(200);
@@ -189,7 +189,7 @@ class DeadLetterOperatorSurfacesTest extends DeadLetterTestSupport {
         });
         assertThat(mine).singleElement().satisfies(g -> assertThat(g.path("count").asInt()).isEqualTo(2));
 
-        String redeliver = "{\"type\":\"exec\",\"mbean\":\"" + DeadLettersMBean.OBJECT_NAME + "\",\"operation\":"
+        String redeliver = "{\"type\":\"exec\",\"mbean\":\"" + DeadLetterOperatorSurface.OBJECT_NAME + "\",\"operation\":"
                 + "\"redeliver\",\"arguments\":[\"" + queue + "\",\"type=OrderCreated&reasonClass=BUSINESS_RULE\",true]}";
         JsonNode report = JSON.readTree(post("/actuator/jolokia", redeliver, OPERATOR).body());
         assertThat(report.path("status").asInt()).as(report.toString()).isEqualTo(200);
@@ -199,7 +199,7 @@ class DeadLetterOperatorSurfacesTest extends DeadLetterTestSupport {
         assertThat(audited.get("actor")).as("the Jolokia login").isEqualTo("test-operator");
         assertThat((String) audited.get("selection")).contains("type=OrderCreated&reasonClass=BUSINESS_RULE");
 
-        String bad = "{\"type\":\"exec\",\"mbean\":\"" + DeadLettersMBean.OBJECT_NAME + "\",\"operation\":"
+        String bad = "{\"type\":\"exec\",\"mbean\":\"" + DeadLetterOperatorSurface.OBJECT_NAME + "\",\"operation\":"
                 + "\"redeliver\",\"arguments\":[\"" + queue + "\",\"tpye=OrderCreated\",true]}";
         JsonNode refused = JSON.readTree(post("/actuator/jolokia", bad, OPERATOR).body());
         assertThat(refused.path("error").asText()).contains("unknown key 'tpye'");

@@ -97,7 +97,7 @@ class HaltAfterDeadLetterCopyBeforeAckTest extends InboxTestSupport {
         assertThat(deadLetters(queue)).as("exactly one copy").singleElement()
                 .satisfies(m -> {
                     assertThat(property(m, "ce_id")).isEqualTo(unknown.id());
-                    assertThat(property(m, DeadLetters.REASON_CLASS))
+                    assertThat(property(m, DeadLetterWriter.REASON_CLASS))
                             .isEqualTo(DeadLetterReason.UNKNOWN_TYPE.name());
                 });
         assertThat(onQueue(queue)).as("none left on the queue").isZero();

@@ -97,12 +97,12 @@ abstract class InboxBatchTest extends InboxTestSupport {
         Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> deadLetters(queue).size() == 2
                 && counter("gateway.inbox.applied", consumer) == 18);
         List<Message> dead = deadLetters(queue);
-        assertThat(dead).extracting(m -> property(m, DeadLetters.REASON_CLASS))
+        assertThat(dead).extracting(m -> property(m, DeadLetterWriter.REASON_CLASS))
                 .containsExactlyInAnyOrder("BUSINESS_RULE", "MALFORMED_ENVELOPE");
         for (Message m : dead) {
-            assertThat(m.getIntProperty(DeadLetters.DELIVERY_COUNT)).as("first delivery").isEqualTo(1);
+            assertThat(m.getIntProperty(DeadLetterWriter.DELIVERY_COUNT)).as("first delivery").isEqualTo(1);
         }
-        assertThat(dead).filteredOn(m -> "BUSINESS_RULE".equals(property(m, DeadLetters.REASON_CLASS)))
+        assertThat(dead).filteredOn(m -> "BUSINESS_RULE".equals(property(m, DeadLetterWriter.REASON_CLASS)))
                 .extracting(m -> property(m, "ce_id")).containsExactly(noSuchCustomer.id());
         for (EventEnvelope e : healthy) {
             assertThat(effects(e.id())).as(e.id()).isEqualTo(1);
@@ -159,8 +159,8 @@ abstract class InboxBatchTest extends InboxTestSupport {
                 && counter("gateway.inbox.applied", consumer) == 9);
         Message dead = deadLetters(queue).get(0);
         assertThat(property(dead, "ce_id")).isEqualTo(events.get(4).id());
-        assertThat(property(dead, DeadLetters.REASON_CLASS)).isEqualTo("RETRIES_EXHAUSTED");
-        assertThat(dead.getIntProperty(DeadLetters.DELIVERY_COUNT)).as("first delivery").isEqualTo(1);
+        assertThat(property(dead, DeadLetterWriter.REASON_CLASS)).isEqualTo("RETRIES_EXHAUSTED");
+        assertThat(dead.getIntProperty(DeadLetterWriter.DELIVERY_COUNT)).as("first delivery").isEqualTo(1);
         for (int i = 0; i < events.size(); i++) {
             assertThat(effects(events.get(i).id())).as("event " + i).isEqualTo(i == 4 ? 0 : 1);
         }

@@ -127,9 +127,9 @@ abstract class InboxConsumerContractTest extends InboxTestSupport {
         send(queue, refused);
         await().until(() -> deadLetters(queue).size() == 1);
         Message dead = deadLetters(queue).get(0);
-        assertThat(property(dead, DeadLetters.REASON_CLASS)).isEqualTo("BUSINESS_RULE");
-        assertThat(property(dead, DeadLetters.REASON)).isEqualTo("mallory may not order");
-        assertThat(dead.getIntProperty(DeadLetters.DELIVERY_COUNT)).isEqualTo(1);
+        assertThat(property(dead, DeadLetterWriter.REASON_CLASS)).isEqualTo("BUSINESS_RULE");
+        assertThat(property(dead, DeadLetterWriter.REASON)).isEqualTo("mallory may not order");
+        assertThat(dead.getIntProperty(DeadLetterWriter.DELIVERY_COUNT)).isEqualTo(1);
         assertThat(effects(refused.id())).as("its insert rolled back").isZero();
         assertThat(target.queryForObject("SELECT COUNT(*) FROM inbox WHERE message_id = ?", Integer.class,
                 refused.id())).isZero();
@@ -149,9 +149,10 @@ abstract class InboxConsumerContractTest extends InboxTestSupport {
                 .isEqualByComparingTo("3.25");
         Message dead = deadLetters(queue).get(0);
         assertThat(property(dead, "ce_id")).isEqualTo(unknownCustomer.id());
-        assertThat(property(dead, DeadLetters.REASON_CLASS)).isEqualTo("BUSINESS_RULE");
-        assertThat(property(dead, DeadLetters.REASON)).contains("changed no row").contains(":data.customerId=nobody");
-        assertThat(dead.getIntProperty(DeadLetters.DELIVERY_COUNT)).isEqualTo(1);
+        assertThat(property(dead, DeadLetterWriter.REASON_CLASS)).isEqualTo("BUSINESS_RULE");
+        assertThat(property(dead, DeadLetterWriter.REASON)).contains("changed no row")
+                .contains(":data.customerId=nobody");
+        assertThat(dead.getIntProperty(DeadLetterWriter.DELIVERY_COUNT)).isEqualTo(1);
     }
 
     @Test
@@ -167,11 +168,11 @@ abstract class InboxConsumerContractTest extends InboxTestSupport {
 
         await().until(() -> deadLetters(queue).size() == 2);
         for (Message dead : deadLetters(queue)) {
-            assertThat(property(dead, DeadLetters.REASON_CLASS)).isEqualTo("UNKNOWN_TYPE");
-            assertThat(property(dead, DeadLetters.REASON)).contains("is not accepted by this consumer");
-            assertThat(property(dead, DeadLetters.ORIGINAL_ADDRESS)).isEqualTo(queue);
-            assertThat(property(dead, DeadLetters.CONSUMER)).isEqualTo(consumer);
-            assertThat(dead.getIntProperty(DeadLetters.DELIVERY_COUNT)).isEqualTo(1);
+            assertThat(property(dead, DeadLetterWriter.REASON_CLASS)).isEqualTo("UNKNOWN_TYPE");
+            assertThat(property(dead, DeadLetterWriter.REASON)).contains("is not accepted by this consumer");
+            assertThat(property(dead, DeadLetterWriter.ORIGINAL_ADDRESS)).isEqualTo(queue);
+            assertThat(property(dead, DeadLetterWriter.CONSUMER)).isEqualTo(consumer);
+            assertThat(dead.getIntProperty(DeadLetterWriter.DELIVERY_COUNT)).isEqualTo(1);
         }
         assertThat(effects()).isZero();
         assertThat(inboxRows(consumer)).isZero();
@@ -203,7 +204,7 @@ abstract class InboxConsumerContractTest extends InboxTestSupport {
         EventEnvelope stale = event("OrderCreated", "order-9", "carol", "9", 2L);
         send(queue, stale);
         await().until(() -> deadLetters(queue).size() == 1);
-        assertThat(property(deadLetters(queue).get(0), DeadLetters.REASON_CLASS)).isEqualTo("SEQUENCE_CONFLICT");
+        assertThat(property(deadLetters(queue).get(0), DeadLetterWriter.REASON_CLASS)).isEqualTo("SEQUENCE_CONFLICT");
         assertThat(history("carol")).isEqualTo("1;2;3;");
     }
 
@@ -232,8 +233,8 @@ abstract class InboxConsumerContractTest extends InboxTestSupport {
         await().until(() -> deadLetters(address).size() == 1);
         assertThat(effects(e.id())).isEqualTo(1);
         Message dead = deadLetters(address).get(0);
-        assertThat(property(dead, DeadLetters.ORIGINAL_ADDRESS)).isEqualTo(address);
-        assertThat(property(dead, DeadLetters.ORIGINAL_QUEUE)).isEqualTo(subscription);
+        assertThat(property(dead, DeadLetterWriter.ORIGINAL_ADDRESS)).isEqualTo(address);
+        assertThat(property(dead, DeadLetterWriter.ORIGINAL_QUEUE)).isEqualTo(subscription);
         assertThat(consumer(consumer).deadLetterQueue()).isEqualTo("DLQ." + address);
     }
 

@@ -71,13 +71,13 @@ abstract class PoisonMessageGoesToDeadLetterTest extends InboxTestSupport {
         Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> deadLetters(queue).size() == 7);
         Map<String, String> reasons = new HashMap<>();
         for (Message dead : deadLetters(queue)) {
-            String reasonClass = property(dead, DeadLetters.REASON_CLASS);
-            reasons.merge(reasonClass, property(dead, DeadLetters.REASON), (a, b) -> a + " | " + b);
-            assertThat(dead.getIntProperty(DeadLetters.DELIVERY_COUNT)).as(reasonClass).isEqualTo(1);
-            assertThat(property(dead, DeadLetters.ORIGINAL_ADDRESS)).isEqualTo(queue);
-            assertThat(property(dead, DeadLetters.ORIGINAL_QUEUE)).isEqualTo(queue);
-            assertThat(property(dead, DeadLetters.CONSUMER)).isEqualTo(consumer);
-            assertThat(property(dead, DeadLetters.FAILED_AT)).isNotBlank();
+            String reasonClass = property(dead, DeadLetterWriter.REASON_CLASS);
+            reasons.merge(reasonClass, property(dead, DeadLetterWriter.REASON), (a, b) -> a + " | " + b);
+            assertThat(dead.getIntProperty(DeadLetterWriter.DELIVERY_COUNT)).as(reasonClass).isEqualTo(1);
+            assertThat(property(dead, DeadLetterWriter.ORIGINAL_ADDRESS)).isEqualTo(queue);
+            assertThat(property(dead, DeadLetterWriter.ORIGINAL_QUEUE)).isEqualTo(queue);
+            assertThat(property(dead, DeadLetterWriter.CONSUMER)).isEqualTo(consumer);
+            assertThat(property(dead, DeadLetterWriter.FAILED_AT)).isNotBlank();
         }
         assertThat(reasons).containsOnlyKeys("MALFORMED_ENVELOPE", "UNKNOWN_TYPE", "PAYLOAD_TOO_LARGE",
                 "UNSUPPORTED_MESSAGE");
@@ -94,7 +94,7 @@ abstract class PoisonMessageGoesToDeadLetterTest extends InboxTestSupport {
         assertThat(count(queue)).isZero();
         assertThat(counter("gateway.inbox.rollbacks", consumer)).as("none was retried").isZero();
         String tooLargeCopy = deadLetters(queue).stream()
-                .filter(m -> "PAYLOAD_TOO_LARGE".equals(property(m, DeadLetters.REASON_CLASS)))
+                .filter(m -> "PAYLOAD_TOO_LARGE".equals(property(m, DeadLetterWriter.REASON_CLASS)))
                 .map(m -> text(m)).findFirst().orElseThrow();
         assertThat(tooLargeCopy).as("the body is kept as received").isEqualTo(tooLarge);
     }
@@ -122,12 +122,12 @@ abstract class PoisonMessageGoesToDeadLetterTest extends InboxTestSupport {
         }
         Message dead = deadLetters(queue).get(0);
         assertThat(property(dead, "ce_id")).isEqualTo(blocked.id());
-        assertThat(property(dead, DeadLetters.REASON_CLASS)).isEqualTo("RETRIES_EXHAUSTED");
-        assertThat(property(dead, DeadLetters.REASON)).startsWith("failed on delivery 3 of 3: ");
-        assertThat(property(dead, DeadLetters.REASON).toLowerCase(Locale.ROOT)).contains("lock");
-        assertThat(property(dead, DeadLetters.EXCEPTION)).isNotBlank();
-        assertThat(dead.getIntProperty(DeadLetters.DELIVERY_COUNT)).isEqualTo(3);
-        assertThat(property(dead, DeadLetters.ORIGINAL_ADDRESS)).isEqualTo(queue);
+        assertThat(property(dead, DeadLetterWriter.REASON_CLASS)).isEqualTo("RETRIES_EXHAUSTED");
+        assertThat(property(dead, DeadLetterWriter.REASON)).startsWith("failed on delivery 3 of 3: ");
+        assertThat(property(dead, DeadLetterWriter.REASON).toLowerCase(Locale.ROOT)).contains("lock");
+        assertThat(property(dead, DeadLetterWriter.EXCEPTION)).isNotBlank();
+        assertThat(dead.getIntProperty(DeadLetterWriter.DELIVERY_COUNT)).isEqualTo(3);
+        assertThat(property(dead, DeadLetterWriter.ORIGINAL_ADDRESS)).isEqualTo(queue);
         assertThat(faults.attempts(blocked.id())).as("exactly the configured attempts").isEqualTo(3);
         assertThat(counter("gateway.inbox.rollbacks", consumer)).as("two returned to the broker").isEqualTo(2.0);
         assertThat(target.queryForObject("SELECT total FROM wallet WHERE customer_id = 'alice'", BigDecimal.class))
@@ -158,6 +158,6 @@ abstract class PoisonMessageGoesToDeadLetterTest extends InboxTestSupport {
     }
 
     static String describe(List<Message> messages) {
-        return messages.stream().map(m -> property(m, DeadLetters.REASON_CLASS)).collect(Collectors.joining(","));
+        return messages.stream().map(m -> property(m, DeadLetterWriter.REASON_CLASS)).collect(Collectors.joining(","));
     }
 }

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.legacygateway.cli.RelayCommand;
-import io.legacygateway.ops.RelayMBeans;
+import io.legacygateway.ops.RelayOperatorSurface;
 import io.legacygateway.testsupport.LegacyDatabases;
 import io.legacygateway.testsupport.TestDatabase;
 import java.io.ByteArrayOutputStream;
@@ -108,7 +108,7 @@ class RelayOperationsApiTest extends RelayTestSupport {
 
         // JMX: io.legacygateway:type=Relay,name=<relay>
         MBeanServer mbeans = ManagementFactory.getPlatformMBeanServer();
-        ObjectName name = RelayMBeans.name(relay.name());
+        ObjectName name = RelayOperatorSurface.name(relay.name());
         assertThat(name.toString()).isEqualTo("io.legacygateway:type=Relay,name=" + relay.name());
         assertThat(mbeans.getAttribute(name, "MaxAttempts")).isEqualTo(1);
         String listedOverJmx = (String) mbeans.invoke(name, "listFailed",
@@ -160,7 +160,7 @@ class RelayOperationsApiTest extends RelayTestSupport {
         assertThat(out.toString(StandardCharsets.UTF_8)).contains("Residual Consumer Risk:  Event " + id);
 
         // JMX (Hawtio's operations tab): io.legacygateway:type=Reconciliation
-        ObjectName jmx = new ObjectName(io.legacygateway.reconciliation.ReconciliationJmx.NAME);
+        ObjectName jmx = new ObjectName(io.legacygateway.reconciliation.ReconciliationOperatorSurface.NAME);
         MBeanServer mbeans = ManagementFactory.getPlatformMBeanServer();
         assertThat(mbeans.getMBeanInfo(jmx).getOperations()).extracting(o -> o.getName())
                 .contains("report", "reportFor");

@@ -3,7 +3,7 @@ package io.legacygateway.reconciliation;
 import io.legacygateway.cli.GatewayApiClient;
 import io.legacygateway.cli.GatewayCommand;
 import io.legacygateway.config.GatewayDataSources;
-import io.legacygateway.ops.OperationAudit;
+import io.legacygateway.operator.OperationAudit;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;

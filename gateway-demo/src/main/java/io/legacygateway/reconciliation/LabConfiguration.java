@@ -2,7 +2,7 @@ package io.legacygateway.reconciliation;
 
 import io.legacygateway.config.GatewayConfiguration;
 import io.legacygateway.config.GatewayDataSources;
-import io.legacygateway.ops.OperationAudit;
+import io.legacygateway.operator.OperationAudit;
 import io.legacygateway.relay.OutboxRelayFactory;
 import jakarta.jms.ConnectionFactory;
 import java.time.Clock;

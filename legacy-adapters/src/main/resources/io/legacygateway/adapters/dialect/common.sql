@@ -279,3 +279,8 @@ SELECT CAST(d.{key} AS VARCHAR(255)) FROM {domain} d WHERE NOT EXISTS (SELECT 1 
 -- name: reconciliation.domainGaps.ofType
 -- As above, counting only intents of the domain's aggregate type. binds: aggregate type
 SELECT CAST(d.{key} AS VARCHAR(255)) FROM {domain} d WHERE NOT EXISTS (SELECT 1 FROM {outbox} o WHERE o.{aggregateId} = CAST(d.{key} AS VARCHAR(255)) AND o.{aggregateType} = ?) ORDER BY d.{key}
+
+-- name: operations.audit.insert
+-- One operator action (OperationAuditStore); the table is ddl/<dialect>/operations.sql. Rows are only ever inserted.
+-- binds: at, actor, operation, target, selection, dry run, affected, detail
+INSERT INTO gateway_operation_audit (at, actor, operation, target, selection, dry_run, affected, detail) VALUES (?, ?, ?, ?, ?, ?, ?, ?)

@@ -1,12 +1,11 @@
-package io.legacygateway.ops;
+package io.legacygateway.operator;
 
+import io.legacygateway.adapters.operations.OperationAuditStore;
 import io.legacygateway.adapters.sql.GatewaySchema;
 import io.legacygateway.config.GatewayDataSources;
 import io.legacygateway.config.GatewayProperties;
-import java.sql.Timestamp;
 import java.time.Clock;
 import java.util.Set;
-import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.security.core.Authentication;
 import org.springframework.security.core.context.SecurityContextHolder;
 
@@ -20,6 +19,8 @@ public class OperationAudit {
     private final GatewayDataSources dataSources;
     private final String dataSource;
     private final Clock clock;
+    /** Made on the first action: its dialect is read from the database, which need not be up at startup. */
+    private volatile OperationAuditStore store;
 
     public OperationAudit(GatewayProperties properties, GatewayDataSources dataSources, Clock clock) {
         this.dataSources = dataSources;
@@ -49,10 +50,17 @@ public class OperationAudit {
             throw new IllegalStateException("gateway.operations.data-source: set it to the datasource that holds "
                     + "gateway_operation_audit (several datasources are configured)");
         }
-        new JdbcTemplate(dataSources.get(dataSource, "gateway.operations.data-source")).update(
-                "INSERT INTO gateway_operation_audit (at, actor, operation, target, selection, dry_run, affected, detail)"
-                        + " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                Timestamp.from(clock.instant()), actor(), operation, target, selection, dryRun, affected, detail);
+        store().record(clock.instant(), actor(), operation, target, selection, dryRun, affected, detail);
+    }
+
+    private OperationAuditStore store() {
+        OperationAuditStore s = store;
+        if (s == null) {
+            s = new OperationAuditStore(dataSources.get(dataSource, "gateway.operations.data-source"),
+                    dataSources.dialect(dataSource));
+            store = s;
+        }
+        return s;
     }
 
     /** The authenticated user of the current request (REST, Jolokia/Hawtio), else the process's user. */

@@ -2,26 +2,57 @@ package io.legacygateway.deadletter;
 
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.legacygateway.config.GatewaySecurityProperties;
 import jakarta.jms.JMSException;
+import jakarta.servlet.http.HttpServletRequest;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ResponseEntity;
 import org.springframework.jmx.export.annotation.ManagedOperation;
 import org.springframework.jmx.export.annotation.ManagedOperationParameter;
 import org.springframework.jmx.export.annotation.ManagedOperationParameters;
 import org.springframework.jmx.export.annotation.ManagedResource;
+import org.springframework.web.bind.annotation.ExceptionHandler;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
 
 /**
- * Dead letters in JMX (Hawtio: JMX tree, {@code io.legacygateway} / {@code DeadLetters}): the same operations as
- * {@code /api/dead-letters}, audited the same way (the actor is the Hawtio/Jolokia login). Results are maps and lists
- * of plain values, so Hawtio and Jolokia show them as JSON. Filters are written {@code key=value&key=value} with the
- * keys of {@link DeadLetterFilter#KEYS}, for example {@code type=OrderCreated&reasonClass=BUSINESS_RULE}.
+ * Dead letters' operator surface, one class for HTTP and JMX, both served by {@link DeadLetterRedelivery} and audited
+ * the same way (the actor is the HTTP user, or the Hawtio/Jolokia login).
+ *
+ * <p>HTTP (roles from the security configuration: GET needs {@code VIEWER}, POST {@code OPERATOR}):
+ * <ul>
+ *   <li>{@code GET /api/dead-letters}: the dead-letter queues and their messages grouped by queue, reason class,
+ *       reason and event type;</li>
+ *   <li>{@code GET /api/dead-letters/messages?queue=&type=&subject=&reasonClass=&reason=&consumer=&from=&to=&ids=
+ *       &offset=0&limit=50&body=false}: one page of the dead letters a filter selects, with their inbox status
+ *       ({@code body=true}, the message bodies, needs {@code OPERATOR});</li>
+ *   <li>{@code POST /api/dead-letters/redeliver} with {@code {queue?, filter?, ids?, dryRun, ratePerSecond?,
+ *       inboxPolicy?, force?, discardApplied?}}: the report ({@link RedeliveryReport}).</li>
+ * </ul>
+ * A bad parameter is a 400 naming it, an unknown queue a 404, an unreachable broker a 503.
+ *
+ * <p>JMX ({@value #OBJECT_NAME}, Hawtio: JMX tree, {@code io.legacygateway} / {@code DeadLetters}), exported by
+ * Spring Boot's exporter ({@code spring.jmx.enabled}): the same operations. Results are maps and lists of plain
+ * values, so Hawtio and Jolokia show them as JSON. Filters are written {@code key=value&key=value} with the keys of
+ * {@link DeadLetterFilter#KEYS}, for example {@code type=OrderCreated&reasonClass=BUSINESS_RULE}.
  */
-@ManagedResource(objectName = DeadLettersMBean.OBJECT_NAME,
+@RestController
+@RequestMapping("/api/dead-letters")
+@ManagedResource(objectName = DeadLetterOperatorSurface.OBJECT_NAME,
         description = "Dead letters: list them grouped by reason, redeliver them to their original queue")
-public class DeadLettersMBean {
+public class DeadLetterOperatorSurface {
 
     public static final String OBJECT_NAME = "io.legacygateway:type=DeadLetters,name=redelivery";
 
+    private static final String QUEUE = "DLQ.<address> or the original address; empty: all";
+    private static final String DRY_RUN = "true: report only, move nothing";
     private static final TypeReference<Map<String, Object>> MAP = new TypeReference<>() {
     };
     private static final TypeReference<List<Map<String, Object>>> LIST = new TypeReference<>() {
@@ -30,9 +61,44 @@ public class DeadLettersMBean {
     private final DeadLetterRedelivery redelivery;
     private final ObjectMapper json;
 
-    DeadLettersMBean(DeadLetterRedelivery redelivery, ObjectMapper json) {
+    public DeadLetterOperatorSurface(DeadLetterRedelivery redelivery, ObjectMapper json) {
         this.redelivery = redelivery;
         this.json = json;
+    }
+
+    @GetMapping
+    public DeadLetterOverview overview() throws JMSException {
+        return redelivery.overview();
+    }
+
+    @GetMapping("/messages")
+    public ResponseEntity<?> messages(@RequestParam Map<String, String> parameters, HttpServletRequest request)
+            throws JMSException {
+        Map<String, String> filter = new LinkedHashMap<>(parameters);
+        int offset = integer(filter.remove("offset"), "offset", 0);
+        int limit = integer(filter.remove("limit"), "limit", 50);
+        String body = filter.remove("body");
+        if (body != null && !body.equals("true") && !body.equals("false")) {
+            throw new IllegalArgumentException("body: '" + body + "' is not true or false");
+        }
+        if ("true".equals(body) && !request.isUserInRole(GatewaySecurityProperties.Role.OPERATOR.name())) {
+            // bodies are business data: as in Hawtio, where browsing a queue is an operation, only operators read them
+            return ResponseEntity.status(HttpStatus.FORBIDDEN).body(Map.of("error", "body=true needs the OPERATOR "
+                    + "role"));
+        }
+        return ResponseEntity.ok(redelivery.messages(DeadLetterFilter.parse(filter), offset, limit,
+                "true".equals(body)));
+    }
+
+    @PostMapping("/redeliver")
+    public RedeliveryReport redeliver(@RequestBody(required = false) Map<String, Object> body) throws JMSException {
+        return redelivery.redeliver(RedeliveryRequest.fromJson(body));
+    }
+
+    @ExceptionHandler(JMSException.class)
+    ResponseEntity<Map<String, String>> brokerUnavailable(JMSException e) {
+        return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE).body(Map.of("error", "the broker cannot be "
+                + "reached: " + e.getMessage()));
     }
 
     @ManagedOperation(description = "The dead-letter queues with their depths")
@@ -48,7 +114,7 @@ public class DeadLettersMBean {
 
     @ManagedOperation(description = "One page of the dead letters a filter selects, with their inbox status")
     @ManagedOperationParameters({
-            @ManagedOperationParameter(name = "queue", description = "DLQ.<address> or the original address; empty: all"),
+            @ManagedOperationParameter(name = "queue", description = QUEUE),
             @ManagedOperationParameter(name = "filter", description = "key=value&...: type, subject, reasonClass, "
                     + "reason, consumer, from, to, ids"),
             @ManagedOperationParameter(name = "offset", description = "first message, from 0"),
@@ -60,10 +126,10 @@ public class DeadLettersMBean {
     @ManagedOperation(description = "Redeliver dead letters to their original queue (inbox policy SKIP_APPLIED, "
             + "default rate, replay horizon enforced); dryRun=true only reports what would move")
     @ManagedOperationParameters({
-            @ManagedOperationParameter(name = "queue", description = "DLQ.<address> or the original address; empty: all"),
+            @ManagedOperationParameter(name = "queue", description = QUEUE),
             @ManagedOperationParameter(name = "filter", description = "key=value&...: type, subject, reasonClass, "
                     + "reason, consumer, from, to, ids; empty: every dead letter of the queue"),
-            @ManagedOperationParameter(name = "dryRun", description = "true: report only, move nothing")})
+            @ManagedOperationParameter(name = "dryRun", description = DRY_RUN)})
     public Map<String, Object> redeliver(String queue, String filter, boolean dryRun) {
         return json.convertValue(call(() -> redelivery.redeliver(new RedeliveryRequest(filter(queue, filter), dryRun,
                 null, InboxPolicy.SKIP_APPLIED, false, false))), MAP);
@@ -71,10 +137,10 @@ public class DeadLettersMBean {
 
     @ManagedOperation(description = "Redeliver dead letters with every option of POST /api/dead-letters/redeliver")
     @ManagedOperationParameters({
-            @ManagedOperationParameter(name = "queue", description = "DLQ.<address> or the original address; empty: all"),
+            @ManagedOperationParameter(name = "queue", description = QUEUE),
             @ManagedOperationParameter(name = "filter", description = "key=value&...; empty: no condition"),
             @ManagedOperationParameter(name = "ids", description = "comma-separated message or event ids; empty: any"),
-            @ManagedOperationParameter(name = "dryRun", description = "true: report only, move nothing"),
+            @ManagedOperationParameter(name = "dryRun", description = DRY_RUN),
             @ManagedOperationParameter(name = "ratePerSecond", description = "messages per second; 0: the default"),
             @ManagedOperationParameter(name = "inboxPolicy", description = "SKIP_APPLIED, REDELIVER_ALL or "
                     + "RELEASE_INBOX_AND_REDELIVER; empty: SKIP_APPLIED"),
@@ -98,10 +164,22 @@ public class DeadLettersMBean {
         return queue == null || queue.isBlank() ? f : f.withQueue(queue.strip());
     }
 
+    private static int integer(String value, String name, int fallback) {
+        if (value == null || value.isBlank()) {
+            return fallback;
+        }
+        try {
+            return Integer.parseInt(value.strip());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(name + ": '" + value + "' is not an integer");
+        }
+    }
+
     private interface BrokerCall<T> {
         T run() throws JMSException;
     }
 
+    /** JMX callers get an unreachable broker as an exception Jolokia can render, not a checked JMSException. */
     private static <T> T call(BrokerCall<T> call) {
         try {
             return call.run();

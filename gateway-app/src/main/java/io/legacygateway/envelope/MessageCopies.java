@@ -1,4 +1,4 @@
-package io.legacygateway.deadletter;
+package io.legacygateway.envelope;
 
 import jakarta.jms.BytesMessage;
 import jakarta.jms.JMSException;
@@ -12,7 +12,7 @@ import org.apache.activemq.artemis.jms.client.ActiveMQMessage;
 
 /**
  * Copies of a message for another destination, made without interpreting its body: the inbox's dead-lettering
- * ({@code inbox.DeadLetters}) and {@link DeadLetterRedelivery}.
+ * ({@code inbox.DeadLetterWriter}) and the redelivery of dead letters ({@code deadletter.DeadLetterRedelivery}).
  */
 public final class MessageCopies {
 

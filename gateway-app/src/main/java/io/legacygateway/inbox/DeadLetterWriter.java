@@ -1,7 +1,7 @@
 package io.legacygateway.inbox;
 
-import io.legacygateway.deadletter.MessageCopies;
 import io.legacygateway.envelope.EnvelopeMessages;
+import io.legacygateway.envelope.MessageCopies;
 import jakarta.jms.BytesMessage;
 import jakarta.jms.DeliveryMode;
 import jakarta.jms.JMSException;
@@ -34,7 +34,7 @@ import org.apache.activemq.artemis.jms.client.ActiveMQSession;
  * as their raw bytes, never deserialised); {@code _AMQ_DUPL_ID} is not copied (the dead-letter address has a
  * duplicate cache of its own).
  */
-final class DeadLetters {
+final class DeadLetterWriter {
 
     public static final String ORIGINAL_ADDRESS = "_AMQ_ORIG_ADDRESS";
     public static final String ORIGINAL_QUEUE = "_AMQ_ORIG_QUEUE";
@@ -51,7 +51,7 @@ final class DeadLetters {
     private final String consumer;
     private final Clock clock;
 
-    DeadLetters(BrokerQueueSettings broker, InboxSettings.QueueName queue, String consumer, Clock clock) {
+    DeadLetterWriter(BrokerQueueSettings broker, InboxSettings.QueueName queue, String consumer, Clock clock) {
         this.broker = broker;
         this.queue = queue;
         this.consumer = consumer;

@@ -1,4 +1,4 @@
-package io.legacygateway.ops;
+package io.legacygateway.operator;
 
 import java.util.Map;
 import org.springframework.http.HttpStatus;
