@@ -2,6 +2,7 @@ package io.legacygateway.inbox;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.legacygateway.adapters.Failures;
 import io.legacygateway.broker.BrokerXmlCustomizer;
 import jakarta.jms.Connection;
 import jakarta.jms.ConnectionFactory;
@@ -66,7 +67,7 @@ public record BrokerQueueSettings(String deadLetterAddress, String deadLetterQue
             return fromBroker(connectionFactory, address, timeout);
         } catch (JMSException | RuntimeException e) {
             log.warn("Cannot read the broker's address settings for '{}' ({}); using {} instead", address,
-                    FailureClassifier.describe(e), BrokerXmlCustomizer.RESOURCE);
+                    Failures.describe(e), BrokerXmlCustomizer.RESOURCE);
             return fromBrokerXml(address);
         }
     }

@@ -1,5 +1,6 @@
 package io.legacygateway.inbox;
 
+import io.legacygateway.adapters.Failures;
 import io.legacygateway.config.DurationText;
 import io.legacygateway.envelope.EnvelopeMessages;
 import io.legacygateway.envelope.EventEnvelope;
@@ -223,7 +224,7 @@ public final class InboxConsumer implements Processor {
                 throw e;
             }
             deadLetter(session, d.message(), DeadLetterReason.RETRIES_EXHAUSTED, "failed after the database commit on"
-                    + " delivery " + d.delivery() + " of " + maxDeliveryAttempts + ": " + FailureClassifier.describe(e),
+                    + " delivery " + d.delivery() + " of " + maxDeliveryAttempts + ": " + Failures.describe(e),
                     e, d.delivery());
             return false;
         }
@@ -247,7 +248,7 @@ public final class InboxConsumer implements Processor {
         if (FailureClassifier.databaseUnreachable(failure)) {
             unreachable(failure);
             throw new TargetDatabaseUnavailableException("inbox database of '" + name() + "' unreachable: "
-                    + FailureClassifier.describe(failure), failure);
+                    + Failures.describe(failure), failure);
         }
         if (e instanceof InboxGuard.BatchFailure f && f.statementBatch()) {
             // which message's statement failed is not known: the same chunk again, each effect alone
@@ -269,14 +270,14 @@ public final class InboxConsumer implements Processor {
             deadLetter(session, failed.message(), dead.reason(), dead.getMessage(), dead.getCause(), failed.delivery());
         } else if (failed.delivery() >= maxDeliveryAttempts) {
             deadLetter(session, failed.message(), DeadLetterReason.RETRIES_EXHAUSTED, "failed on delivery "
-                    + failed.delivery() + " of " + maxDeliveryAttempts + ": " + FailureClassifier.describe(failure),
+                    + failed.delivery() + " of " + maxDeliveryAttempts + ": " + Failures.describe(failure),
                     failure, failed.delivery());
         } else {
             // counted by the listener container when it rolls the session back (InboxListenerContainers)
             log.warn("Inbox '{}': {} rolled back for redelivery by the broker (delivery {} of {}){}: {}", name(),
                     describe(failed.message()), failed.delivery(), maxDeliveryAttempts,
                     batch.size == 1 ? "" : " with the " + (batch.size - 1) + " other message(s) of its batch",
-                    FailureClassifier.describe(failure));
+                    Failures.describe(failure));
             throw failure;
         }
     }
@@ -335,7 +336,7 @@ public final class InboxConsumer implements Processor {
         if (failingSince.compareAndSet(0, System.nanoTime())) {
             log.warn("Inbox '{}': database '{}' unreachable; the message stays unacknowledged and is retried here "
                     + "with backoff up to {} (no delivery attempt is used): {}", name(), settings.dataSource(),
-                    DurationText.format(settings.maxBackoff()), FailureClassifier.describe(e));
+                    DurationText.format(settings.maxBackoff()), Failures.describe(e));
         }
     }
 

@@ -1,5 +1,6 @@
 package io.legacygateway.relay;
 
+import io.legacygateway.adapters.Failures;
 import io.legacygateway.envelope.EnvelopeMessages;
 import jakarta.jms.Connection;
 import jakarta.jms.ConnectionFactory;
@@ -339,10 +340,8 @@ public final class ArtemisPublisher implements EventPublisher {
 
     private static String firstLine(Throwable e) {
         String m = String.valueOf(e.getMessage());
-        int cut = m.indexOf(" Message information");
-        m = cut > 0 ? m.substring(0, cut) : m;
-        int newline = m.indexOf('\n');
-        return newline > 0 ? m.substring(0, newline) : m;
+        int cut = m.indexOf(" Message information"); // Artemis appends the message's headers: not the reason
+        return Failures.firstLine(cut > 0 ? m.substring(0, cut) : m);
     }
 
     @Override

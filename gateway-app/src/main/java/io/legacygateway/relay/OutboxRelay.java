@@ -1,5 +1,6 @@
 package io.legacygateway.relay;
 
+import io.legacygateway.adapters.Failures;
 import io.legacygateway.adapters.outbox.AttemptLog;
 import io.legacygateway.adapters.outbox.AttemptLog.Attempt;
 import io.legacygateway.adapters.outbox.AttemptLog.Observation;
@@ -326,7 +327,7 @@ public final class OutboxRelay implements Processor, AutoCloseable {
             if (write.recorded()) {
                 loggedCycle = logged;
             }
-            brokerAnswer = new AttemptLog.Answer(Map.of(), Observation.FAILED, rootMessage(e));
+            brokerAnswer = new AttemptLog.Answer(Map.of(), Observation.FAILED, Failures.describe(e));
             throw e;
         }
         loggedCycle = logged;
@@ -385,7 +386,7 @@ public final class OutboxRelay implements Processor, AutoCloseable {
             write.run();
         } catch (RuntimeException e) {
             log.warn("Relay '{}': could not complete the attempt log of cycle {} (its attempts read as sent, outcome"
-                    + " unknown): {}", settings.relay(), cycleId, rootMessage(e));
+                    + " unknown): {}", settings.relay(), cycleId, Failures.describe(e));
         }
     }
 
@@ -425,7 +426,7 @@ public final class OutboxRelay implements Processor, AutoCloseable {
         long backoff = Math.min(settings.maxBackoff().toMillis(),
                 settings.pollInterval().toMillis() << Math.min(consecutiveFailures - 1, 16));
         nextAttempt = clock.instant().plusMillis(backoff);
-        String reason = rootMessage(e);
+        String reason = Failures.describe(e);
         if (!reason.equals(lastFailure) || consecutiveFailures % 20 == 1) {
             log.warn("Relay '{}': cycle rolled back, rows stay pending and no row is charged (attempt {} failed, next"
                             + " in {} ms): {}", settings.relay(), consecutiveFailures, backoff, reason,
@@ -457,7 +458,7 @@ public final class OutboxRelay implements Processor, AutoCloseable {
             return true;
         } catch (RuntimeException e) {
             sampleFailures.increment();
-            log.debug("Relay '{}': backlog sample failed: {}", settings.relay(), rootMessage(e));
+            log.debug("Relay '{}': backlog sample failed: {}", settings.relay(), Failures.describe(e));
             return false;
         }
     }
@@ -472,14 +473,6 @@ public final class OutboxRelay implements Processor, AutoCloseable {
 
     private static double seconds(Instant from, Instant to) {
         return Duration.between(from, to).toMillis() / 1000.0;
-    }
-
-    private static String rootMessage(Throwable e) {
-        Throwable t = e;
-        while (t.getCause() != null && t.getCause() != t) {
-            t = t.getCause();
-        }
-        return t == e ? String.valueOf(e.getMessage()) : e.getMessage() + " <- " + t;
     }
 
     @Override

@@ -4,6 +4,7 @@ import static io.legacygateway.adapters.outbox.OutboxColumn.CREATED_AT;
 import static io.legacygateway.adapters.outbox.OutboxColumn.KEY;
 import static io.legacygateway.adapters.outbox.OutboxColumn.ORDER;
 
+import io.legacygateway.adapters.Failures;
 import io.legacygateway.adapters.outbox.OutboxStatements.Bind;
 import io.legacygateway.adapters.outbox.OutboxStatements.Param;
 import io.legacygateway.adapters.sql.Dialect;
@@ -169,14 +170,14 @@ public final class ZeroWriteReader implements OutboxSource {
             horizon();
         } catch (DataAccessException | IllegalStateException e) {
             throw new IllegalArgumentException(required + " cannot read the commit horizon of " + dialect.id() + " ("
-                    + rootMessage(e) + ")" + (method == CommitHorizon.INSERT_TIME
+                    + Failures.rootMessage(e) + ")" + (method == CommitHorizon.INSERT_TIME
                     ? "; the gateway's database user needs the PROCESS privilege (GRANT PROCESS ON *.* TO ...)" : ""), e);
         }
         try {
             read(new Position(null, markKind.encode(markKind.decode(horizon())), null, null), 0);
         } catch (DataAccessException e) {
             throw new IllegalArgumentException(required + " cannot read table '" + mapping.table().name() + "' ("
-                    + rootMessage(e) + ")", e);
+                    + Failures.rootMessage(e) + ")", e);
         }
         initialise(startFrom, label);
     }
@@ -553,13 +554,5 @@ public final class ZeroWriteReader implements OutboxSource {
     private void save(Position p) {
         stateJdbc.update(stateDialect.sql("position.update", Map.of("positions", positions)), p.low(), p.high(),
                 p.afterOrder(), p.afterKey(), relay);
-    }
-
-    private static String rootMessage(Throwable e) {
-        Throwable t = e;
-        while (t.getCause() != null && t.getCause() != t) {
-            t = t.getCause();
-        }
-        return t.getMessage();
     }
 }
