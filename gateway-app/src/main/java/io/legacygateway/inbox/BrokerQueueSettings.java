@@ -42,14 +42,14 @@ public record BrokerQueueSettings(String deadLetterAddress, String deadLetterQue
      * before deliveries 2 to {@code deliveries} ({@code redelivery-delay} times {@code redelivery-multiplier} per
      * delivery, at most {@code max-redelivery-delay}).
      */
-    public java.time.Duration redeliverySpan(int deliveries) {
+    public Duration redeliverySpan(int deliveries) {
         double total = 0;
         double delay = redeliveryDelay;
         for (int i = 1; i < deliveries; i++) {
             total += Math.min(delay, maxRedeliveryDelay);
             delay *= redeliveryMultiplier;
         }
-        return java.time.Duration.ofMillis(Math.round(total));
+        return Duration.ofMillis(Math.round(total));
     }
 
     private static final Logger log = LoggerFactory.getLogger(BrokerQueueSettings.class);
