@@ -1,11 +1,10 @@
 package io.legacygateway;
 
+import io.legacygateway.adapters.Failures;
 import io.legacygateway.cli.GatewayCli;
 import io.legacygateway.cli.GatewayCommands;
 import io.legacygateway.cli.GatewayJar;
 import io.legacygateway.config.NothingConfigured;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.SpringApplication;
@@ -40,26 +39,9 @@ public class GatewayApplication {
             application.run(args);
         } catch (RuntimeException | Error failure) {
             // Spring Boot has logged the stack trace and closed the context
-            LoggerFactory.getLogger(GatewayApplication.class).error("The gateway did not start: {}", cause(failure));
+            LoggerFactory.getLogger(GatewayApplication.class)
+                    .error("The gateway did not start: {}", Failures.chain(failure));
             System.exit(1);
         }
-    }
-
-    /**
-     * The failure's cause chain, outermost first, without the wrappers whose message only repeats their cause's: for
-     * example {@code NoSuchFileException: routes/demo} rather than three exceptions saying so.
-     */
-    static String cause(Throwable failure) {
-        List<String> chain = new ArrayList<>();
-        for (Throwable t = failure; t != null && chain.size() < 10; t = t.getCause()) {
-            Throwable next = t.getCause();
-            String message = t.getMessage();
-            boolean wrapper = next != null && (message == null || (next.getMessage() != null
-                    && message.contains(next.getMessage())));
-            if (!wrapper) {
-                chain.add(t.getClass().getSimpleName() + (message == null ? "" : ": " + message));
-            }
-        }
-        return String.join("; caused by ", chain);
     }
 }

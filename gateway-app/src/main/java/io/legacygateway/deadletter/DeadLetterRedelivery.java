@@ -1,5 +1,6 @@
 package io.legacygateway.deadletter;
 
+import io.legacygateway.adapters.Failures;
 import io.legacygateway.config.GatewayProperties;
 import io.legacygateway.envelope.EnvelopeMessages;
 import io.legacygateway.envelope.MessageCopies;
@@ -305,7 +306,7 @@ public class DeadLetterRedelivery {
             plan.stream().filter(p -> p.outcome == RedeliveryOutcome.MOVED
                     || p.outcome == RedeliveryOutcome.DISCARDED_APPLIED).forEach(p -> p.outcome =
                     RedeliveryOutcome.NOT_ATTEMPTED);
-            return "cannot create a producer: " + describe(e);
+            return "cannot create a producer: " + Failures.describe(e);
         }
         String error = null;
         for (Plan p : plan) {
@@ -345,10 +346,10 @@ public class DeadLetterRedelivery {
                 p.detail = (p.released ? "inbox row released, but " : "") + (outcomeUnknown(e)
                         ? "the connection failed during the commit, its outcome is unknown: run the redelivery again"
                         + " (a moved dead letter is gone from " + p.letter.queue() + ", one that was not is moved)"
-                        : "rolled back, still on " + p.letter.queue()) + ": " + describe(e);
-                error = "stopped at " + id + ": " + describe(e);
+                        : "rolled back, still on " + p.letter.queue()) + ": " + Failures.describe(e);
+                error = "stopped at " + id + ": " + Failures.describe(e);
                 log.warn("Dead-letter redelivery: moving {} from {} failed and was rolled back; the run stops: {}",
-                        id, p.letter.queue(), describe(e));
+                        id, p.letter.queue(), Failures.describe(e));
             }
         }
         try {
@@ -524,10 +525,5 @@ public class DeadLetterRedelivery {
             }
         }
         return false;
-    }
-
-    private static String describe(Throwable e) {
-        String text = e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage());
-        return e.getCause() != null && e.getCause() != e ? text + " <- " + e.getCause() : text;
     }
 }

@@ -2,6 +2,7 @@ package io.legacygateway.inbox;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.legacygateway.adapters.Failures;
 import io.legacygateway.broker.BrokerXmlCustomizer;
 import jakarta.jms.Connection;
 import jakarta.jms.ConnectionFactory;
@@ -41,14 +42,14 @@ public record BrokerQueueSettings(String deadLetterAddress, String deadLetterQue
      * before deliveries 2 to {@code deliveries} ({@code redelivery-delay} times {@code redelivery-multiplier} per
      * delivery, at most {@code max-redelivery-delay}).
      */
-    public java.time.Duration redeliverySpan(int deliveries) {
+    public Duration redeliverySpan(int deliveries) {
         double total = 0;
         double delay = redeliveryDelay;
         for (int i = 1; i < deliveries; i++) {
             total += Math.min(delay, maxRedeliveryDelay);
             delay *= redeliveryMultiplier;
         }
-        return java.time.Duration.ofMillis(Math.round(total));
+        return Duration.ofMillis(Math.round(total));
     }
 
     private static final Logger log = LoggerFactory.getLogger(BrokerQueueSettings.class);
@@ -66,7 +67,7 @@ public record BrokerQueueSettings(String deadLetterAddress, String deadLetterQue
             return fromBroker(connectionFactory, address, timeout);
         } catch (JMSException | RuntimeException e) {
             log.warn("Cannot read the broker's address settings for '{}' ({}); using {} instead", address,
-                    FailureClassifier.describe(e), BrokerXmlCustomizer.RESOURCE);
+                    Failures.describe(e), BrokerXmlCustomizer.RESOURCE);
             return fromBrokerXml(address);
         }
     }

@@ -42,22 +42,4 @@ final class FailureClassifier {
         }
         return false;
     }
-
-    /** First line of the failure and of its root cause: what the logs and the DLQ's reason show. */
-    static String describe(Throwable e) {
-        Throwable root = e;
-        while (root.getCause() != null && root.getCause() != root) {
-            root = root.getCause();
-        }
-        String top = e.getClass().getSimpleName() + ": " + firstLine(e.getMessage());
-        return root == e ? top : top + " <- " + root.getClass().getSimpleName() + ": " + firstLine(root.getMessage());
-    }
-
-    private static String firstLine(String s) {
-        if (s == null) {
-            return "";
-        }
-        int nl = s.indexOf('\n');
-        return nl < 0 ? s : s.substring(0, nl);
-    }
 }

@@ -1,15 +1,17 @@
 package io.legacygateway.inbox;
 
+import io.legacygateway.adapters.Failures;
+import io.legacygateway.adapters.inbox.InboxStore;
 import io.legacygateway.config.DurationText;
 import io.legacygateway.envelope.EnvelopeMessages;
 import io.legacygateway.envelope.EventEnvelope;
+import io.legacygateway.inbox.DeliveryBatch.Delivery;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.Timer;
 import jakarta.jms.JMSException;
 import jakarta.jms.Message;
 import jakarta.jms.Session;
-import java.util.ArrayList;
+import java.time.Clock;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.camel.Exchange;
@@ -17,6 +19,7 @@ import org.apache.camel.Processor;
 import org.apache.camel.component.jms.JmsMessage;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * Handles one batch of deliveries of an {@code inbox-consumer} route, on the JMS listener's thread, inside the
@@ -48,7 +51,7 @@ import org.slf4j.LoggerFactory;
 public final class InboxConsumer implements Processor {
 
     private static final Logger log = LoggerFactory.getLogger(InboxConsumer.class);
-    /** Exchange property: the {@link Batch} of the delivery, kept across the in-process retries of an outage. */
+    /** Exchange property: the {@link DeliveryBatch} of the delivery, kept across the in-process retries of outages. */
     private static final String BATCH = "gatewayInboxBatch";
 
     private final InboxSettings settings;
@@ -57,28 +60,16 @@ public final class InboxConsumer implements Processor {
     private final InboxGuard guard;
     private final DeadLetterWriter deadLetters;
     private final List<InboxDeliveryHook> hooks;
-    private final MeterRegistry meters;
-
-    private final Counter applied;
-    private final Counter duplicates;
-    private final Counter parked;
-    private final Counter released;
-    private final Counter rolledBack;
-    private final Counter unreachable;
-    private final Timer transaction;
-    private final Timer processing;
-    private final Timer lag;
+    private final InboxMetrics metrics;
+    /** When the database was first found unreachable ({@link System#nanoTime}), 0 while it is reachable. */
     private final AtomicLong failingSince = new AtomicLong();
     private final ListenerBatches batches = new ListenerBatches();
-    private final java.time.Clock clock;
-    private final io.legacygateway.adapters.inbox.InboxStore store;
-    private final org.springframework.transaction.support.TransactionTemplate storeTransaction;
+    private final InboxStore store;
+    private final TransactionTemplate storeTransaction;
 
     InboxConsumer(InboxSettings settings, int maxDeliveryAttempts, InboundMessageReader reader, InboxGuard guard,
-                  DeadLetterWriter deadLetters, List<InboxDeliveryHook> hooks, MeterRegistry meters,
-                  java.time.Clock clock, io.legacygateway.adapters.inbox.InboxStore store,
-                  org.springframework.transaction.support.TransactionTemplate storeTransaction) {
-        this.clock = clock;
+                  DeadLetterWriter deadLetters, List<InboxDeliveryHook> hooks, MeterRegistry meters, Clock clock,
+                  InboxStore store, TransactionTemplate storeTransaction) {
         this.store = store;
         this.storeTransaction = storeTransaction;
         this.settings = settings;
@@ -87,43 +78,16 @@ public final class InboxConsumer implements Processor {
         this.guard = guard;
         this.deadLetters = deadLetters;
         this.hooks = List.copyOf(hooks);
-        this.meters = meters;
-        String c = settings.consumer();
-        applied = Counter.builder("gateway.inbox.applied").description("Messages whose effect committed")
-                .tag("consumer", c).register(meters);
-        duplicates = Counter.builder("gateway.inbox.duplicates")
-                .description("Deliveries skipped because the inbox row existed: the effect was applied before")
-                .tag("consumer", c).register(meters);
-        parked = Counter.builder("gateway.inbox.parked")
-                .description("Sequence gate: messages stored until the gap before them is filled")
-                .tag("consumer", c).register(meters);
-        released = Counter.builder("gateway.inbox.released")
-                .description("Sequence gate: parked messages applied once their turn came")
-                .tag("consumer", c).register(meters);
-        rolledBack = Counter.builder("gateway.inbox.rollbacks")
-                .description("JMS session rollbacks (or failed commits), from any cause: each returns the session's"
-                        + " batch of messages to the broker unacknowledged and uses one of their delivery attempts")
-                .tag("consumer", c).register(meters);
-        unreachable = Counter.builder("gateway.inbox.database.unreachable")
-                .description("Attempts that found the inbox database unreachable (retried in-process)")
-                .tag("consumer", c).register(meters);
-        transaction = Timer.builder("gateway.inbox.transaction")
-                .description("One inbox database transaction: a batch of deliveries").tag("consumer", c).register(meters);
-        processing = Timer.builder("gateway.inbox.processing")
-                .description("One batch of deliveries handled to their outcomes (applied, duplicate, parked or"
-                        + " dead-lettered): receiving the batch, validation, inbox transactions, dead-letter sends").tag("consumer", c).register(meters);
-        lag = Timer.builder("gateway.inbox.lag")
-                .description("From the event's time (CloudEvents time) to its effect's commit").tag("consumer", c)
-                .register(meters);
+        this.metrics = new InboxMetrics(settings.consumer(), meters, clock);
     }
 
     /** The consumer's inbox table (retention). */
-    public io.legacygateway.adapters.inbox.InboxStore inboxStore() {
+    public InboxStore inboxStore() {
         return store;
     }
 
     /** A transaction of the consumer's datasource. */
-    public org.springframework.transaction.support.TransactionTemplate inboxTransaction() {
+    public TransactionTemplate inboxTransaction() {
         return storeTransaction;
     }
 
@@ -142,7 +106,7 @@ public final class InboxConsumer implements Processor {
 
     /** {@code gateway_inbox_rollbacks_total}, incremented by the listener container on every rollback. */
     Counter rollbacks() {
-        return rolledBack;
+        return metrics.rollbacks();
     }
 
     /** The batch of each listener session of this consumer, filled by its listener container. */
@@ -165,30 +129,18 @@ public final class InboxConsumer implements Processor {
         Session session = in.getJmsSession();
         long started = System.nanoTime();
         // an in-process retry after an outage calls this again with the same exchange: the batch continues
-        Batch batch = exchange.getProperty(BATCH, Batch.class);
+        DeliveryBatch batch = exchange.getProperty(BATCH, DeliveryBatch.class);
         if (batch == null) {
-            batch = new Batch();
+            batch = receive(session, in.getJmsMessage());
             exchange.setProperty(BATCH, batch);
-            List<Message> received = batches.fill(in.getJmsMessage(), settings.batchSize(), settings.batchWait());
-            batch.size = received.size();
-            for (Message message : received) {
-                int delivery = ListenerBatches.deliveryCount(message);
-                try {
-                    batch.pending.add(new Delivery(message, reader.read(message), delivery));
-                } catch (DeadLetterException e) {
-                    deadLetter(session, message, e.reason(), e.getMessage(), e.getCause(), delivery);
-                }
-            }
         }
-        while (!batch.pending.isEmpty()) {
-            int size = batch.limit > 0 ? batch.limit : batch.pending.size();
-            batch.limit = 0;
-            List<Delivery> chunk = batch.pending.subList(0, size);
-            boolean oneByOne = batch.oneByOne;
+        while (!batch.done()) {
+            List<Delivery> chunk = batch.next();
+            boolean oneByOne = batch.oneByOne();
             List<InboxGuard.Result> results;
             try {
-                results = transaction.record(() -> guard.applyAll(chunk.stream().map(Delivery::inbound).toList(),
-                        oneByOne));
+                results = metrics.transaction().record(() -> guard.applyAll(
+                        chunk.stream().map(Delivery::inbound).toList(), oneByOne));
             } catch (RuntimeException e) {
                 isolate(session, batch, chunk, e);
                 continue;
@@ -203,7 +155,22 @@ public final class InboxConsumer implements Processor {
                 }
             }
         }
-        processing.record(System.nanoTime() - started, java.util.concurrent.TimeUnit.NANOSECONDS);
+        metrics.processed(started);
+    }
+
+    /** Receives the rest of the batch {@code first} starts; a message that is no valid envelope is dead-lettered. */
+    private DeliveryBatch receive(Session session, Message first) throws JMSException {
+        List<Message> received = batches.fill(first, settings.batchSize(), settings.batchWait());
+        DeliveryBatch batch = new DeliveryBatch(received.size());
+        for (Message message : received) {
+            int delivery = ListenerBatches.deliveryCount(message);
+            try {
+                batch.add(new Delivery(message, reader.read(message), delivery));
+            } catch (DeadLetterException e) {
+                deadLetter(session, message, e.reason(), e.getMessage(), e.getCause(), delivery);
+            }
+        }
+        return batch;
     }
 
     /**
@@ -223,7 +190,7 @@ public final class InboxConsumer implements Processor {
                 throw e;
             }
             deadLetter(session, d.message(), DeadLetterReason.RETRIES_EXHAUSTED, "failed after the database commit on"
-                    + " delivery " + d.delivery() + " of " + maxDeliveryAttempts + ": " + FailureClassifier.describe(e),
+                    + " delivery " + d.delivery() + " of " + maxDeliveryAttempts + ": " + Failures.describe(e),
                     e, d.delivery());
             return false;
         }
@@ -231,15 +198,13 @@ public final class InboxConsumer implements Processor {
 
     /**
      * The transaction of {@code chunk} failed and rolled back. Decides what happens next, as if the chunk's messages had
-     * been applied one by one: the database unreachable, retried in-process (the batch stays as it is); a message that
-     * must not be applied, dead-lettered alone, and the others retried together; any other failure of the first
-     * message, decided for it alone (dead-lettered on its last allowed delivery, else thrown: the session rolls back);
-     * a failure of a later message, the messages before it retried as a batch first, so that it heads the next
-     * transaction and its failure is its own; a failure of no particular message (the multi-row insert, the commit),
-     * the chunk halved until it is; a failure of a JDBC batch of effects, the same chunk again with each effect alone.
+     * been applied one by one: the database unreachable, retried in-process (the batch stays as it is); else the batch
+     * isolates the message whose failure it is ({@link DeliveryBatch#isolate}) and that message alone is decided: one
+     * that must not be applied, dead-lettered; any other failure, dead-lettered on its last allowed delivery, else
+     * thrown: the session rolls back.
      */
-    private void isolate(Session session, Batch batch, List<Delivery> chunk, RuntimeException e) throws JMSException {
-        int at = e instanceof InboxGuard.BatchFailure f ? f.index() : -1;
+    private void isolate(Session session, DeliveryBatch batch, List<Delivery> chunk, RuntimeException e)
+            throws JMSException {
         RuntimeException failure = e instanceof InboxGuard.BatchFailure f ? f.failure() : e;
         if (failure instanceof TargetDatabaseUnavailableException unavailable) {
             throw unavailable;
@@ -247,95 +212,57 @@ public final class InboxConsumer implements Processor {
         if (FailureClassifier.databaseUnreachable(failure)) {
             unreachable(failure);
             throw new TargetDatabaseUnavailableException("inbox database of '" + name() + "' unreachable: "
-                    + FailureClassifier.describe(failure), failure);
+                    + Failures.describe(failure), failure);
         }
-        if (e instanceof InboxGuard.BatchFailure f && f.statementBatch()) {
-            // which message's statement failed is not known: the same chunk again, each effect alone
-            batch.limit = chunk.size();
-            batch.oneByOne = true;
+        Delivery failed = batch.isolate(chunk, e);
+        if (failed == null) {
             return;
         }
-        if (at < 0 && chunk.size() > 1) {
-            batch.limit = chunk.size() / 2;
-            return;
-        }
-        if (at > 0 && !(failure instanceof DeadLetterException)) {
-            batch.limit = at;
-            return;
-        }
-        Delivery failed = chunk.remove(Math.max(at, 0));
-        batch.oneByOne = false; // the failing message is found: the rest goes back to JDBC batches
         if (failure instanceof DeadLetterException dead) {
             deadLetter(session, failed.message(), dead.reason(), dead.getMessage(), dead.getCause(), failed.delivery());
         } else if (failed.delivery() >= maxDeliveryAttempts) {
             deadLetter(session, failed.message(), DeadLetterReason.RETRIES_EXHAUSTED, "failed on delivery "
-                    + failed.delivery() + " of " + maxDeliveryAttempts + ": " + FailureClassifier.describe(failure),
+                    + failed.delivery() + " of " + maxDeliveryAttempts + ": " + Failures.describe(failure),
                     failure, failed.delivery());
         } else {
             // counted by the listener container when it rolls the session back (InboxListenerContainers)
             log.warn("Inbox '{}': {} rolled back for redelivery by the broker (delivery {} of {}){}: {}", name(),
                     describe(failed.message()), failed.delivery(), maxDeliveryAttempts,
-                    batch.size == 1 ? "" : " with the " + (batch.size - 1) + " other message(s) of its batch",
-                    FailureClassifier.describe(failure));
+                    batch.received() == 1 ? ""
+                            : " with the " + (batch.received() - 1) + " other message(s) of its batch",
+                    Failures.describe(failure));
             throw failure;
         }
     }
 
-    /** A received message that became an envelope, with its delivery count. */
-    private record Delivery(Message message, InboundMessage inbound, int delivery) {
-    }
-
-    /** The messages of one session's batch not handled yet, in the order received. */
-    private static final class Batch {
-        final List<Delivery> pending = new ArrayList<>();
-        /** How many of {@code pending} the next transaction takes; 0: all. */
-        int limit;
-        /** Transactions run each effect alone, not as a JDBC batch, until the message that failed one is found. */
-        boolean oneByOne;
-        int size;
-    }
-
     private void done(EventEnvelope envelope, InboxGuard.Result result, int delivery) {
         recovered();
+        metrics.outcome(envelope, result);
         switch (result.outcome()) {
-            case APPLIED -> {
-                applied.increment(1 + result.released());
-                if (envelope.time() != null) {
-                    lag.record(java.time.Duration.between(envelope.time(), clock.instant()).abs());
-                }
-                released.increment(result.released());
-                log.debug("Inbox '{}': applied {} {} of {}{}", name(), envelope.type(), envelope.id(),
-                        envelope.subject(), result.released() == 0 ? "" : " and released " + result.released()
-                                + " parked message(s)");
-            }
-            case DUPLICATE -> {
-                duplicates.increment();
-                log.info("Inbox '{}': {} {} of {} was applied before; skipped (duplicate, delivery {})", name(),
-                        envelope.type(), envelope.id(), envelope.subject(), delivery);
-            }
-            case PARKED -> {
-                parked.increment();
-                log.info("Inbox '{}': {} {} of {} arrived ahead of its sequence; parked", name(), envelope.type(),
-                        envelope.id(), envelope.subject());
-            }
+            case APPLIED -> log.debug("Inbox '{}': applied {} {} of {}{}", name(), envelope.type(), envelope.id(),
+                    envelope.subject(), result.released() == 0 ? ""
+                            : " and released " + result.released() + " parked message(s)");
+            case DUPLICATE -> log.info("Inbox '{}': {} {} of {} was applied before; skipped (duplicate, delivery {})",
+                    name(), envelope.type(), envelope.id(), envelope.subject(), delivery);
+            case PARKED -> log.info("Inbox '{}': {} {} of {} arrived ahead of its sequence; parked", name(),
+                    envelope.type(), envelope.id(), envelope.subject());
         }
     }
 
     private void deadLetter(Session session, Message message, DeadLetterReason reason, String detail,
                             Throwable cause, int delivery) throws JMSException {
         deadLetters.send(session, message, reason, detail, cause, delivery);
-        Counter.builder("gateway.inbox.dead.letters").description("Messages moved to the dead-letter queue")
-                .tag("consumer", name()).tag("reason", reason.name()).register(meters).increment();
+        metrics.deadLettered(reason);
         log.warn("Inbox '{}': {} moved to {} ({}, delivery {}): {}", name(), describe(message),
                 deadLetters.deadLetterQueue(), reason, delivery, detail);
     }
 
     private void unreachable(RuntimeException e) {
-        unreachable.increment();
+        metrics.unreachable();
         if (failingSince.compareAndSet(0, System.nanoTime())) {
             log.warn("Inbox '{}': database '{}' unreachable; the message stays unacknowledged and is retried here "
                     + "with backoff up to {} (no delivery attempt is used): {}", name(), settings.dataSource(),
-                    DurationText.format(settings.maxBackoff()), FailureClassifier.describe(e));
+                    DurationText.format(settings.maxBackoff()), Failures.describe(e));
         }
     }
 

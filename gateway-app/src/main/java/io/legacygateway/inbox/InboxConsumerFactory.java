@@ -18,6 +18,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
 import javax.sql.DataSource;
 import org.apache.camel.CamelContext;
 import org.apache.camel.ProducerTemplate;
@@ -46,7 +47,7 @@ public class InboxConsumerFactory implements DisposableBean {
     private final List<InboxDeliveryHook> hooks;
     private final EnvelopeCodec codec = new EnvelopeCodec();
     private final List<InboxConsumer> consumers = new CopyOnWriteArrayList<>();
-    private final List<java.util.function.Consumer<InboxConsumer>> listeners = new CopyOnWriteArrayList<>();
+    private final List<Consumer<InboxConsumer>> listeners = new CopyOnWriteArrayList<>();
     private final List<ConnectionFactory> connectionFactories = new CopyOnWriteArrayList<>();
     private final List<ProducerTemplate> producers = new CopyOnWriteArrayList<>();
 
@@ -91,42 +92,11 @@ public class InboxConsumerFactory implements DisposableBean {
         dataSources.initializeSchema(s.dataSource(), GatewaySchema.INBOX, "inbox consumer '" + c + "'");
         TableName inbox = table(dataSource, dialect, s.inboxTable(), c, "inboxTable", "message_id", "consumer_name",
                 "processed_at");
-        TableName sequences = null;
-        TableName parked = null;
-        if (s.sequence() != null) {
-            sequences = table(dataSource, dialect, s.sequenceTable(), c, "sequenceTable", "consumer_name",
-                    "aggregate_key", "last_sequence");
-            parked = table(dataSource, dialect, s.parkedTable(), c, "parkedTable", "consumer_name", "aggregate_key",
-                    "sequence_number", "message_id", "envelope", "parked_at");
-        }
+        InboxStore store = store(s, dataSource, dialect, inbox);
         Map<String, List<InboxEffect>> effects = effects(s, dataSource, camel);
-
-        BrokerQueueSettings broker = BrokerQueueSettings.resolve(brokerQueryFactory(), s.queue().address(),
-                BROKER_QUERY_TIMEOUT);
-        if (broker.deadLetterAddress() == null || broker.deadLetterAddress().isBlank()
-                || !broker.autoCreateDeadLetterResources()) {
-            throw new IllegalArgumentException(InboxSettings.label(c, "queue") + ": the broker's address settings for '"
-                    + s.queue().address() + "' (" + broker.source() + ") must set a dead-letter-address and "
-                    + "auto-create-dead-letter-resources=true, as artemis-config/broker.xml does; without them dead "
-                    + "letters would be dropped");
-        }
-        int brokerMax = broker.maxDeliveryAttempts();
-        int attempts;
-        if (s.maxDeliveryAttempts() == null) {
-            attempts = brokerMax > 0 ? brokerMax : 10;
-        } else {
-            attempts = s.maxDeliveryAttempts();
-            if (brokerMax > 0 && attempts > brokerMax) {
-                throw new IllegalArgumentException(InboxSettings.label(c, "maxDeliveryAttempts") + ": " + attempts
-                        + " exceeds the broker's max-delivery-attempts " + brokerMax + " for '" + s.queue().address()
-                        + "' (" + broker.source() + "): the broker would dead-letter the message first, without a "
-                        + "reason");
-            }
-        }
-
+        BrokerQueueSettings broker = broker(s);
+        int attempts = deliveryAttempts(s, broker);
         requireRetentionCoversRedelivery(c, s.queue().address(), broker, attempts);
-
-        InboxStore store = new InboxStore(dataSource, dialect, inbox, sequences, parked);
         // the database's default isolation: the inbox needs none stronger (its statements are keyed writes and locking
         // reads) and setting one costs round trips on every transaction
         TransactionTemplate tx = new TransactionTemplate(dataSources.transactionManager(s.dataSource()));
@@ -138,11 +108,59 @@ public class InboxConsumerFactory implements DisposableBean {
         consumers.add(consumer);
         listeners.forEach(l -> l.accept(consumer));
         log.info("Inbox consumer '{}': queue {} -> {} {} (accept {}, {} session(s), dead letters to {} after {} "
-                        + "deliveries, batches of up to {} within {}, consumer window {} bytes{}){}", c, s.queue(), dialect.id(), inbox,
-                s.accept(), s.concurrentConsumers(), deadLetters.deadLetterQueue(), attempts, s.batchSize(), DurationText.format(s.batchWait()), s.consumerWindowSize(),
+                        + "deliveries, batches of up to {} within {}, consumer window {} bytes{}){}", c, s.queue(),
+                dialect.id(), inbox, s.accept(), s.concurrentConsumers(), deadLetters.deadLetterQueue(),
+                attempts, s.batchSize(), DurationText.format(s.batchWait()), s.consumerWindowSize(),
                 s.sequence() == null ? "" : ", sequence gate on " + s.sequence(),
                 dialect.testedHere() ? "" : " [dialect NOT tested by this project]");
         return consumer;
+    }
+
+    /** The consumer's inbox, with its sequence-gate tables (when it has a gate) checked to have their columns. */
+    private InboxStore store(InboxSettings s, DataSource dataSource, Dialect dialect, TableName inbox) {
+        String c = s.consumer();
+        TableName sequences = null;
+        TableName parked = null;
+        if (s.sequence() != null) {
+            sequences = table(dataSource, dialect, s.sequenceTable(), c, "sequenceTable", "consumer_name",
+                    "aggregate_key", "last_sequence");
+            parked = table(dataSource, dialect, s.parkedTable(), c, "parkedTable", "consumer_name", "aggregate_key",
+                    "sequence_number", "message_id", "envelope", "parked_at");
+        }
+        return new InboxStore(dataSource, dialect, inbox, sequences, parked);
+    }
+
+    /** The broker's settings for the consumer's queue, which must keep dead letters. */
+    private BrokerQueueSettings broker(InboxSettings s) {
+        BrokerQueueSettings broker = BrokerQueueSettings.resolve(brokerQueryFactory(), s.queue().address(),
+                BROKER_QUERY_TIMEOUT);
+        if (broker.deadLetterAddress() == null || broker.deadLetterAddress().isBlank()
+                || !broker.autoCreateDeadLetterResources()) {
+            throw new IllegalArgumentException(InboxSettings.label(s.consumer(), "queue") + ": the broker's address"
+                    + " settings for '" + s.queue().address() + "' (" + broker.source() + ") must set a"
+                    + " dead-letter-address and auto-create-dead-letter-resources=true, as artemis-config/broker.xml"
+                    + " does; without them dead letters would be dropped");
+        }
+        return broker;
+    }
+
+    /**
+     * The delivery on which the gateway dead-letters a failing message: {@code maxDeliveryAttempts}, else the broker's
+     * max-delivery-attempts, else 10; never beyond the broker's, which would dead-letter first without a reason.
+     */
+    private static int deliveryAttempts(InboxSettings s, BrokerQueueSettings broker) {
+        int brokerMax = broker.maxDeliveryAttempts();
+        if (s.maxDeliveryAttempts() == null) {
+            return brokerMax > 0 ? brokerMax : 10;
+        }
+        int attempts = s.maxDeliveryAttempts();
+        if (brokerMax > 0 && attempts > brokerMax) {
+            throw new IllegalArgumentException(InboxSettings.label(s.consumer(), "maxDeliveryAttempts") + ": "
+                    + attempts + " exceeds the broker's max-delivery-attempts " + brokerMax + " for '"
+                    + s.queue().address() + "' (" + broker.source() + "): the broker would dead-letter the message"
+                    + " first, without a reason");
+        }
+        return attempts;
     }
 
     /**
@@ -171,7 +189,7 @@ public class InboxConsumerFactory implements DisposableBean {
     }
 
     /** Calls {@code listener} for every consumer created so far and from now on. */
-    public void onCreate(java.util.function.Consumer<InboxConsumer> listener) {
+    public void onCreate(Consumer<InboxConsumer> listener) {
         listeners.add(listener);
         consumers.forEach(listener);
     }

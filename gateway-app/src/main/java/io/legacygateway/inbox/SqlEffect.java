@@ -2,6 +2,7 @@ package io.legacygateway.inbox;
 
 import io.legacygateway.envelope.EventEnvelope;
 import java.sql.Statement;
+import java.util.Arrays;
 import java.util.List;
 import javax.sql.DataSource;
 import org.springframework.jdbc.core.SqlParameter;
@@ -100,13 +101,13 @@ final class SqlEffect implements InboxEffect {
         if (values.length > 1) {
             int[] rest;
             try {
-                rest = jdbc.batchUpdate(sql, java.util.Arrays.copyOfRange(values, 1, values.length));
+                rest = jdbc.batchUpdate(sql, Arrays.copyOfRange(values, 1, values.length));
             } catch (RuntimeException e) {
                 throw new BatchFailure(-1, e);
             }
             if (rest.length != values.length - 1) {
-                rest = java.util.Arrays.copyOf(rest, values.length - 1);
-                java.util.Arrays.fill(rest, Statement.SUCCESS_NO_INFO);
+                rest = Arrays.copyOf(rest, values.length - 1);
+                Arrays.fill(rest, Statement.SUCCESS_NO_INFO);
             }
             System.arraycopy(rest, 0, rows, 1, rest.length);
         }

@@ -4,20 +4,18 @@ import io.legacygateway.envelope.EnvelopeMessages;
 import jakarta.jms.Connection;
 import jakarta.jms.ConnectionFactory;
 import jakarta.jms.DeliveryMode;
-import jakarta.jms.Destination;
 import jakarta.jms.JMSException;
+import jakarta.jms.Message;
 import jakarta.jms.MessageProducer;
 import jakarta.jms.Session;
 import jakarta.jms.TextMessage;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.apache.activemq.artemis.api.core.ActiveMQException;
-import org.apache.activemq.artemis.api.core.ActiveMQExceptionType;
 import org.apache.activemq.artemis.api.core.SimpleString;
 import org.apache.activemq.artemis.api.core.client.ClientSession;
 import org.apache.activemq.artemis.jms.client.ActiveMQSession;
@@ -61,9 +59,7 @@ public final class ArtemisPublisher implements EventPublisher {
     private Connection connection;
     private Session transacted;
     private MessageProducer transactedProducer;
-    private final Map<String, Destination> destinations = new HashMap<>();
-    /** Addresses the broker confirmed it routes (queue exists or is created on demand), per connection. */
-    private final Set<String> routable = new HashSet<>();
+    private final BrokerAddresses addresses = new BrokerAddresses();
     /** Set by the connection's exception listener (another thread) when the broker connection failed. */
     private volatile boolean broken;
 
@@ -110,7 +106,7 @@ public final class ArtemisPublisher implements EventPublisher {
             open();
             Map<OutboundEvent, String> unroutable = new IdentityHashMap<>();
             for (OutboundEvent e : events) {
-                String reason = unroutable(e);
+                String reason = addresses.unroutable(transacted, e);
                 if (reason != null) {
                     unroutable.put(e, reason);
                 }
@@ -131,7 +127,7 @@ public final class ArtemisPublisher implements EventPublisher {
                     // typically "Duplicate message detected" (the batch was sent before and not marked), or a refusal
                     log.info("Relay '{}': the broker rejected a batch of {} ({}); sending one at a time: the broker"
                             + " names the events it already holds and refuses only those it does not take", relay,
-                            events.size(), firstLine(failed));
+                            events.size(), BrokerFailures.reason(failed));
                 }
             }
             beforeCommit(beforeCommit);
@@ -169,7 +165,7 @@ public final class ArtemisPublisher implements EventPublisher {
                     continue;
                 } catch (JMSException | RuntimeException failed) {
                     rollbackQuietly();
-                    if (duplicate(failed)) {
+                    if (BrokerFailures.duplicate(failed)) {
                         confirmed.add(e);
                         duplicates.add(e);
                         continue;
@@ -177,7 +173,7 @@ public final class ArtemisPublisher implements EventPublisher {
                     if (connectionLost(failed) || !alive(transacted, e)) {
                         throw failed;
                     }
-                    reason = firstLine(failed);
+                    reason = BrokerFailures.reason(failed);
                 }
             }
             refused.add(new PublishResult.Refusal(e, reason));
@@ -188,50 +184,12 @@ public final class ArtemisPublisher implements EventPublisher {
         return new PublishResult(confirmed, refused, deferred, duplicates);
     }
 
-    /** Whether the broker rolled a transaction back because it already holds a message with its duplicate id. */
-    private static boolean duplicate(Throwable failure) {
-        for (Throwable c = failure; c != null; c = next(c)) {
-            if (c instanceof ActiveMQException a && a.getType() == ActiveMQExceptionType.DUPLICATE_ID_REJECTED) {
-                return true;
-            }
-        }
-        return false;
-    }
-
     /**
      * Whether a failure means the broker is gone rather than that it refused one message: the connection is not (or
      * no longer) there, a call timed out, or its outcome is unknown.
      */
     boolean connectionLost(Throwable failure) {
-        if (broken) {
-            return true;
-        }
-        for (Throwable c = failure; c != null; c = next(c)) {
-            if (c instanceof ActiveMQException a) {
-                switch (a.getType()) {
-                    case NOT_CONNECTED, CONNECTION_TIMEDOUT, DISCONNECTED, UNBLOCKED, IO_ERROR, OBJECT_CLOSED,
-                         REMOTE_DISCONNECT, SESSION_CREATION_REJECTED, TRANSACTION_OUTCOME_UNKNOWN, SHUTDOWN_ERROR,
-                         TIMEOUT_EXCEPTION, INCOMPATIBLE_CLIENT_SERVER_VERSIONS -> {
-                        return true;
-                    }
-                    default -> {
-                        // a refusal of this message (security, address full, ...), or something to check below
-                    }
-                }
-            }
-            if (c instanceof jakarta.jms.IllegalStateException || c instanceof java.io.IOException) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    private static Throwable next(Throwable t) {
-        Throwable cause = t.getCause();
-        if (cause == null && t instanceof JMSException j) {
-            cause = j.getLinkedException();
-        }
-        return cause == t ? null : cause;
+        return broken || BrokerFailures.outage(failure);
     }
 
     /** After a failure that does not say "connection lost": is the broker still answering this session? */
@@ -251,62 +209,9 @@ public final class ArtemisPublisher implements EventPublisher {
         }
     }
 
-    /**
-     * Why the broker would drop a message to this event's address, or {@code null} when it routes it: a queue that
-     * exists or that the broker creates on demand (for a topic: an address that exists or is created; a topic without
-     * subscribers drops messages by design). Positive answers are kept for the connection's lifetime.
-     */
-    private String unroutable(OutboundEvent e) throws JMSException {
-        String key = (e.topic() ? "topic:" : "queue:") + e.address();
-        if (routable.contains(key)) {
-            return null;
-        }
-        ClientSession core = ((ActiveMQSession) transacted).getCoreSession();
-        SimpleString name = SimpleString.of(e.address());
-        try {
-            ClientSession.AddressQuery address = core.addressQuery(name);
-            boolean routes;
-            if (e.topic()) {
-                routes = address.isExists() || address.isAutoCreateAddresses();
-            } else {
-                routes = core.queueQuery(name).isExists() || (address.isAutoCreateQueues()
-                        && (address.isExists() || address.isAutoCreateAddresses()));
-            }
-            if (routes) {
-                if (routable.size() >= 10_000) {
-                    routable.clear();
-                }
-                routable.add(key);
-                return null;
-            }
-            return (e.topic() ? "topic" : "queue") + " '" + e.address() + "' does not exist on the broker and its"
-                    + " address settings do not create it (auto-create-" + (e.topic() ? "addresses" : "queues")
-                    + " is false): the broker would drop the message";
-        } catch (ActiveMQException failed) {
-            JMSException j = new JMSException(failed.getMessage());
-            j.setLinkedException(failed);
-            j.initCause(failed);
-            throw j;
-        }
-    }
-
     private void send(Session session, MessageProducer producer, OutboundEvent e) throws JMSException {
         TextMessage m = EnvelopeMessages.toMessage(session, e.envelope(), e.json(), DuplicateIds.of(e), relay);
-        producer.send(destination(session, e), m, DeliveryMode.PERSISTENT, jakarta.jms.Message.DEFAULT_PRIORITY, 0L);
-    }
-
-    /** Artemis's createQueue/createTopic ask the broker each time: resolve each address once per connection. */
-    private Destination destination(Session session, OutboundEvent e) throws JMSException {
-        String key = (e.topic() ? "topic:" : "queue:") + e.address();
-        Destination d = destinations.get(key);
-        if (d == null) {
-            if (destinations.size() >= 10_000) {
-                destinations.clear(); // a pattern over event types yields few addresses; this only bounds memory
-            }
-            d = e.topic() ? session.createTopic(e.address()) : session.createQueue(e.address());
-            destinations.put(key, d);
-        }
-        return d;
+        producer.send(addresses.destination(session, e), m, DeliveryMode.PERSISTENT, Message.DEFAULT_PRIORITY, 0L);
     }
 
     private void open() throws JMSException {
@@ -337,22 +242,13 @@ public final class ArtemisPublisher implements EventPublisher {
         }
     }
 
-    private static String firstLine(Throwable e) {
-        String m = String.valueOf(e.getMessage());
-        int cut = m.indexOf(" Message information");
-        m = cut > 0 ? m.substring(0, cut) : m;
-        int newline = m.indexOf('\n');
-        return newline > 0 ? m.substring(0, newline) : m;
-    }
-
     @Override
     public void close() {
         Connection c = connection;
         connection = null;
         transacted = null;
         transactedProducer = null;
-        destinations.clear();
-        routable.clear();
+        addresses.clear();
         if (c != null) {
             try {
                 c.close();

@@ -7,30 +7,21 @@ import io.legacygateway.adapters.outbox.Backlog;
 import io.legacygateway.adapters.outbox.OutboxFailure;
 import io.legacygateway.adapters.outbox.OutboxRow;
 import io.legacygateway.adapters.outbox.OutboxSource;
-import io.micrometer.core.instrument.Counter;
-import io.micrometer.core.instrument.Gauge;
+import io.legacygateway.relay.AttemptEvidence.AttemptWrite;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.time.Clock;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
-import java.util.UUID;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.BooleanSupplier;
 import org.apache.camel.Exchange;
 import org.apache.camel.Processor;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
+import org.apache.camel.ServiceStatus;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
@@ -73,45 +64,22 @@ import org.springframework.transaction.support.TransactionTemplate;
  */
 public final class OutboxRelay implements Processor, AutoCloseable {
 
-    private static final Logger log = LoggerFactory.getLogger(OutboxRelay.class);
-
     private final RelaySettings settings;
     private final OutboxSource store;
     private final TransactionTemplate transaction;
     private final OutboxEventMapper mapper;
     private final EventPublisher publisher;
     private final Clock clock;
-    private final RetryJitter jitter;
     private final List<RelayCycleHook> hooks;
     private final String instance;
-    private final AttemptLog attempts;
     private final DuplicateIds duplicateIds;
-    /** Writes each cycle's attempts while its batch is sent (one write at a time, in cycle order). */
-    private final ExecutorService logWriter;
+    private final AttemptEvidence evidence;
+    private final FailedAttempts failedAttempts;
+    private final RelayBackoff backoff;
+    private final RelayMetrics metrics;
+    private final RelayBacklog backlog;
     /** Cycles run one at a time: the timer and a wake-up ({@link OutboxWakeUp}) both start them. */
-    private final java.util.concurrent.locks.ReentrantLock cycles = new java.util.concurrent.locks.ReentrantLock();
-
-    private final Counter published;
-    private final Counter rejected;
-    private final Counter refused;
-    private final Counter retries;
-    private final Counter parked;
-    private final Counter failures;
-    private final Counter sampleFailures;
-    private final Timer cycleTimer;
-    private final Timer latency;
-
-    /** The cycle whose attempts are in the attempt log (cycles of one relay run one at a time). */
-    private String loggedCycle;
-    /** What the broker answered in that cycle, written to the log with the mark state after the transaction. */
-    private AttemptLog.Answer brokerAnswer = AttemptLog.Answer.NO_ANSWER;
-    private int consecutiveFailures;
-    private Instant nextAttempt = Instant.MIN;
-    private String lastFailure;
-
-    /** The last backlog sample and when it was taken; kept through sampling failures. */
-    private volatile Backlog backlog;
-    private volatile Instant sampledAt;
+    private final ReentrantLock cycles = new ReentrantLock();
 
     OutboxRelay(RelaySettings settings, OutboxSource store, TransactionTemplate transaction, OutboxEventMapper mapper,
                 EventPublisher publisher, Clock clock, RetryJitter jitter, List<RelayCycleHook> hooks,
@@ -122,54 +90,15 @@ public final class OutboxRelay implements Processor, AutoCloseable {
         this.mapper = mapper;
         this.publisher = publisher;
         this.clock = clock;
-        this.jitter = jitter;
         this.hooks = List.copyOf(hooks);
         this.instance = instance;
-        this.attempts = attempts;
         String relay = settings.relay();
         this.duplicateIds = new DuplicateIds(relay, attempts, meters);
-        this.logWriter = Executors.newSingleThreadExecutor(task -> {
-            Thread t = new Thread(task, "relay-" + relay + "-attempt-log");
-            t.setDaemon(true);
-            return t;
-        });
-        this.published = Counter.builder("gateway.outbox.published").description("Events the broker confirmed")
-                .tag("relay", relay).register(meters);
-        this.rejected = Counter.builder("gateway.outbox.rejected")
-                .description("Attempts at rows that cannot become an event (each charged as a failed attempt)")
-                .tag("relay", relay).register(meters);
-        this.refused = Counter.builder("gateway.outbox.refused")
-                .description("Attempts the broker refused for the event itself (charged as failed attempts)")
-                .tag("relay", relay).register(meters);
-        this.retries = Counter.builder("gateway.outbox.retries")
-                .description("Failed attempts after which the row waits for another attempt")
-                .tag("relay", relay).register(meters);
-        this.parked = Counter.builder("gateway.outbox.parked")
-                .description("Rows parked as FAILED after their last allowed attempt")
-                .tag("relay", relay).register(meters);
-        this.failures = Counter.builder("gateway.outbox.publish.failures")
-                .description("Relay cycles rolled back because the broker or the database failed (no row charged)")
-                .tag("relay", relay).register(meters);
-        this.sampleFailures = Counter.builder("gateway.outbox.sample.failures")
-                .description("Backlog samples that failed (the gauges keep their last value)")
-                .tag("relay", relay).register(meters);
-        this.cycleTimer = Timer.builder("gateway.outbox.cycle").description("Claim, publish and mark of one batch")
-                .tag("relay", relay).register(meters);
-        this.latency = Timer.builder("gateway.outbox.publish.latency")
-                .description("From the row's time (occurred-at, else created-at) to the broker's confirmation")
-                .tag("relay", relay).register(meters);
-        Gauge.builder("gateway.outbox.pending", this, r -> r.backlog == null ? Double.NaN : r.backlog.pending())
-                .description("Rows waiting to be published (retrying rows included), sampled").baseUnit("rows")
-                .tag("relay", relay).register(meters);
-        Gauge.builder("gateway.outbox.failed", this, r -> r.backlog == null ? Double.NaN : r.backlog.failed())
-                .description("Rows parked as FAILED, sampled").baseUnit("rows").tag("relay", relay).register(meters);
-        Gauge.builder("gateway.outbox.oldest.pending.age", this, OutboxRelay::oldestPendingAge)
-                .description("Age of the first waiting row in outbox order (0 when none waits), from the last sample")
-                .baseUnit("seconds").tag("relay", relay).register(meters);
-        Gauge.builder("gateway.outbox.sample.age", this,
-                        r -> r.sampledAt == null ? Double.NaN : seconds(r.sampledAt, r.clock.instant()))
-                .description("Time since the backlog was last sampled successfully").baseUnit("seconds")
-                .tag("relay", relay).register(meters);
+        this.evidence = new AttemptEvidence(relay, attempts);
+        this.failedAttempts = new FailedAttempts(settings, jitter);
+        this.backoff = new RelayBackoff(settings, clock);
+        this.metrics = new RelayMetrics(relay, meters);
+        this.backlog = new RelayBacklog(relay, store, clock, meters);
     }
 
     public String name() {
@@ -192,12 +121,12 @@ public final class OutboxRelay implements Processor, AutoCloseable {
 
     /** The relay's attempt log, {@code null} when {@code attemptLog} is off. */
     public AttemptLog attempts() {
-        return attempts;
+        return evidence.attemptLog();
     }
 
     /** The last backlog sample, {@code null} before the first. */
     public Backlog backlog() {
-        return backlog;
+        return backlog.last();
     }
 
     /**
@@ -208,7 +137,7 @@ public final class OutboxRelay implements Processor, AutoCloseable {
     public void process(Exchange exchange) {
         cycles.lock();
         try {
-            if (clock.instant().isBefore(nextAttempt)) {
+            if (backoff.waiting()) {
                 return;
             }
             drain(() -> stopping(exchange));
@@ -221,7 +150,7 @@ public final class OutboxRelay implements Processor, AutoCloseable {
         if (exchange.getContext().isStopping()) {
             return true;
         }
-        org.apache.camel.ServiceStatus route = exchange.getFromRouteId() == null ? null
+        ServiceStatus route = exchange.getFromRouteId() == null ? null
                 : exchange.getContext().getRouteController().getRouteStatus(exchange.getFromRouteId());
         return route != null && (route.isStopping() || route.isStopped());
     }
@@ -232,110 +161,68 @@ public final class OutboxRelay implements Processor, AutoCloseable {
      *
      * @return events published
      */
-    public int drain(java.util.function.BooleanSupplier stopping) {
+    public int drain(BooleanSupplier stopping) {
         int total = 0;
         cycles.lock();
         try {
-            Cycle c;
+            CycleOutcome c;
             do {
                 c = cycle();
-                total += c.published;
-            } while (c.claimed == settings.batchSize() && c.published + c.failed > 0 && !stopping.getAsBoolean());
-            recovered();
+                total += c.published();
+            } while (c.claimed() == settings.batchSize() && c.published() + c.failed() > 0 && !stopping.getAsBoolean());
+            backoff.recovered();
         } catch (RuntimeException e) {
-            failed(e);
+            metrics.rolledBack();
+            backoff.failed(e);
         } finally {
             cycles.unlock();
         }
-        flushAttempts(); // no next cycle's insert carries the last finish: the relay goes idle
+        evidence.flush(); // no next cycle's insert carries the last finish: the relay goes idle
         return total;
     }
 
     /** One claim-publish-mark transaction. */
-    Cycle cycle() {
-        Timer.Sample sample = Timer.start();
-        String id = attempts == null ? null : UUID.randomUUID().toString();
-        loggedCycle = null;
-        brokerAnswer = AttemptLog.Answer.NO_ANSWER;
-        Cycle c;
+    CycleOutcome cycle() {
+        Timer.Sample started = Timer.start();
+        String id = evidence.newCycle();
+        CycleOutcome c;
         try {
             c = Objects.requireNonNull(transaction.execute(status -> claimPublishMark(id)));
         } catch (RuntimeException e) {
-            String logged = loggedCycle;
-            AttemptLog.Answer answer = brokerAnswer;
-            evidence(() -> attempts.finished(logged, answer, false, List.of()), logged);
+            evidence.finished(false, List.of());
             throw e;
         }
-        String logged = loggedCycle;
-        AttemptLog.Answer answer = brokerAnswer;
-        evidence(() -> attempts.finished(logged, answer, true, c.parkedKeys), logged);
-        sample.stop(cycleTimer);
-        // counted after commit: a rolled-back cycle published, charged and parked nothing
-        published.increment(c.published);
-        rejected.increment(c.unconvertible);
-        refused.increment(c.refused);
-        retries.increment(c.failed - c.parkedKeys.size());
-        parked.increment(c.parkedKeys.size());
+        evidence.finished(true, c.parkedKeys());
+        metrics.committed(started, c); // after commit: a rolled-back cycle published, charged and parked nothing
         return c;
     }
 
-    private Cycle claimPublishMark(String cycleId) {
+    private CycleOutcome claimPublishMark(String cycleId) {
         Instant now = clock.instant();
         List<OutboxRow> claimed = store.claim(settings.batchSize(), now);
         if (claimed.isEmpty()) {
-            return new Cycle(0, 0, 0, 0, 0, List.of());
+            return CycleOutcome.NOTHING_CLAIMED;
         }
-        Set<OutboxRow> waiting = store.behindOtherRows(claimed);
         boolean keepOrder = store.keepsOrderPerAggregate();
-        Set<String> stopped = new HashSet<>();
-        List<OutboundEvent> events = new ArrayList<>(claimed.size());
-        List<OutboxFailure> failed = new ArrayList<>();
-        List<Attempt> attempted = new ArrayList<>();
-        int unconvertible = 0;
-        for (OutboxRow row : claimed) {
-            if (waiting.contains(row)) {
-                continue;
-            }
-            if (keepOrder && row.aggregateId() != null && stopped.contains(row.aggregateId())) {
-                continue; // an earlier row of its aggregate failed in this batch: it must not overtake it
-            }
-            OutboxEventMapper.Result result = mapper.map(row);
-            if (result instanceof OutboxEventMapper.Mapped m) {
-                events.add(m.event());
-                attempted.add(new Attempt(row, Observation.SENT, null));
-            } else if (result instanceof OutboxEventMapper.Rejected r) {
-                OutboxFailure f = failure(row, r.rejection().reason(), now);
-                failed.add(f);
-                attempted.add(new Attempt(row, Observation.NOT_SENT, r.rejection().reason()));
-                unconvertible++;
-                if (row.aggregateId() != null && (!f.parked() || blocksAggregate())) {
-                    stopped.add(row.aggregateId()); // it waits for a retry (or blocks as FAILED): keep the order
-                }
-            }
-        }
-        String logged = attempts == null || attempted.isEmpty() ? null : cycleId;
+        Selection selection = select(claimed, keepOrder, now);
+        List<OutboxFailure> failed = selection.failed();
+        int unconvertible = failed.size(); // before the broker's refusals join them
         // the attempts are written while the batch is sent, and committed before the broker commits any of it:
         // failing there commits nothing on the broker
-        AttemptWrite write = logged == null ? AttemptWrite.NONE
-                : new AttemptWrite(logWriter.submit(() -> attempts.attempted(logged, attempted, now)));
+        AttemptWrite write = evidence.write(cycleId, selection.attempted(), now);
         PublishResult result;
         try {
-            result = publisher.publish(events, keepOrder, write::await);
+            result = publisher.publish(selection.events(), keepOrder, write::await);
             write.await(); // also when nothing was sent
         } catch (RuntimeException e) {
-            if (write.recorded()) {
-                loggedCycle = logged;
-            }
-            brokerAnswer = new AttemptLog.Answer(Map.of(), Observation.FAILED, rootMessage(e));
+            evidence.notConfirmed(write, e);
             throw e;
         }
-        loggedCycle = logged;
         // the answer is written with the mark state once the transaction ended, in one update (AttemptLog.finished)
-        brokerAnswer = new AttemptLog.Answer(observations(result, List.of()), Observation.CONFIRMED, null);
-        List<OutboundEvent> unexplained = duplicateIds.unexplained(logged, result.duplicates());
-        brokerAnswer = new AttemptLog.Answer(observations(result, unexplained), Observation.CONFIRMED, null);
+        evidence.answered(write, result, List.of());
+        evidence.answered(write, result, duplicateIds.unexplained(write.cycle(), result.duplicates()));
         for (PublishResult.Refusal r : result.refused()) {
-            failed.add(failure(r.event().row(), "refused by the broker: " + r.reason(), now));
+            failed.add(failedAttempts.charge(r.event().row(), "refused by the broker: " + r.reason(), now));
         }
         List<OutboxRow> rows = result.confirmed().stream().map(OutboundEvent::row).toList();
         hooks.forEach(h -> h.afterPublishBeforeMark(settings.relay(), rows));
@@ -345,102 +232,43 @@ public final class OutboxRelay implements Processor, AutoCloseable {
             failed.removeIf(f -> f.row().keyText().equals(refused.row().keyText()));
             failed.add(refused);
         }
-        for (OutboundEvent e : result.confirmed()) {
-            if (e.envelope().time() != null) {
-                latency.record(Duration.between(e.envelope().time(), confirmed).abs());
-            }
-        }
-        failed.forEach(this::logFailure);
+        metrics.confirmed(result.confirmed(), confirmed);
+        failed.forEach(failedAttempts::log);
         List<String> parkedKeys = failed.stream().filter(OutboxFailure::parked).map(f -> f.row().keyText()).toList();
-        return new Cycle(claimed.size(), rows.size(), failed.size(), unconvertible, result.refused().size(),
+        return new CycleOutcome(claimed.size(), rows.size(), failed.size(), unconvertible, result.refused().size(),
                 parkedKeys);
     }
 
-    /** The broker's answers other than a plain confirmation, by row key. */
-    private static Map<String, Attempt> observations(PublishResult result, List<OutboundEvent> unexplained) {
-        Map<String, Attempt> answers = new LinkedHashMap<>();
-        for (OutboundEvent e : unexplained) {
-            answers.put(e.row().keyText(), new Attempt(e.row(), Observation.DUPLICATE,
-                    "the broker already held this event (" + DuplicateIds.of(e) + "); no record of sending it"));
-        }
-        for (PublishResult.Refusal r : result.refused()) {
-            answers.put(r.event().row().keyText(), new Attempt(r.event().row(), Observation.REFUSED, r.reason()));
-        }
-        for (OutboundEvent e : result.deferred()) {
-            answers.put(e.row().keyText(), new Attempt(e.row(), Observation.DEFERRED,
-                    "an earlier event of its aggregate was refused in this batch"));
-        }
-        return answers;
-    }
-
     /**
-     * Records evidence after the fact. A failure here must not undo what the broker and the database did: the attempt
-     * then keeps its conservative SENT/NONE (it may have been delivered), and the failure is logged.
+     * The claimed rows this cycle sends, in order: not those behind another relay's rows of their aggregate, nor those
+     * behind a row of their aggregate that failed in this batch (with {@code keepOrder}); a row that cannot become an
+     * event is charged an attempt instead.
      */
-    private void evidence(Runnable write, String cycleId) {
-        if (attempts == null || cycleId == null) {
-            return;
+    private Selection select(List<OutboxRow> claimed, boolean keepOrder, Instant now) {
+        Set<OutboxRow> waiting = store.behindOtherRows(claimed);
+        Set<String> stopped = new HashSet<>();
+        Selection selection = new Selection(new ArrayList<>(claimed.size()), new ArrayList<>(), new ArrayList<>());
+        for (OutboxRow row : claimed) {
+            if (waiting.contains(row)) {
+                continue;
+            }
+            if (keepOrder && row.aggregateId() != null && stopped.contains(row.aggregateId())) {
+                continue; // an earlier row of its aggregate failed in this batch: it must not overtake it
+            }
+            OutboxEventMapper.Result result = mapper.map(row);
+            if (result instanceof OutboxEventMapper.Mapped m) {
+                selection.events().add(m.event());
+                selection.attempted().add(new Attempt(row, Observation.SENT, null));
+            } else if (result instanceof OutboxEventMapper.Rejected r) {
+                OutboxFailure f = failedAttempts.charge(row, r.rejection().reason(), now);
+                selection.failed().add(f);
+                selection.attempted().add(new Attempt(row, Observation.NOT_SENT, r.rejection().reason()));
+                if (row.aggregateId() != null && (!f.parked() || failedAttempts.blocksAggregate())) {
+                    stopped.add(row.aggregateId()); // it waits for a retry (or blocks as FAILED): keep the order
+                }
+            }
         }
-        try {
-            write.run();
-        } catch (RuntimeException e) {
-            log.warn("Relay '{}': could not complete the attempt log of cycle {} (its attempts read as sent, outcome"
-                    + " unknown): {}", settings.relay(), cycleId, rootMessage(e));
-        }
-    }
-
-    /** Writes the attempt log's unwritten finish; a failure leaves it SENT/NONE (see {@link #evidence}). */
-    private void flushAttempts() {
-        if (attempts != null) {
-            evidence(attempts::flush, "(last)");
-        }
-    }
-
-    private boolean blocksAggregate() {
-        return settings.failedRowPolicy() == RelaySettings.FailedRowPolicy.BLOCK_AGGREGATE;
-    }
-
-    private OutboxFailure failure(OutboxRow row, String reason, Instant now) {
-        int attempts = row.retryCount() + 1;
-        return new OutboxFailure(row, reason, attempts,
-                settings.retry().nextAttempt(attempts, now, jitter.next()));
-    }
-
-    private void logFailure(OutboxFailure f) {
-        if (f.parked()) {
-            log.warn("Relay '{}': row {} of {} (event {}) parked as FAILED after {} attempt(s){}: {}", settings.relay(),
-                    f.row().keyText(), settings.table(), f.row().eventId(), f.attempts(),
-                    blocksAggregate() ? "; its aggregate " + f.row().aggregateId() + " waits until it is retried" : "",
-                    f.reason());
-        } else {
-            log.warn("Relay '{}': row {} of {} (event {}) failed attempt {} of {}, next attempt at {}: {}",
-                    settings.relay(), f.row().keyText(), settings.table(), f.row().eventId(), f.attempts(),
-                    settings.retry().maxAttempts(), f.nextRetryAt(), f.reason());
-        }
-    }
-
-    private void failed(RuntimeException e) {
-        failures.increment();
-        consecutiveFailures++;
-        long backoff = Math.min(settings.maxBackoff().toMillis(),
-                settings.pollInterval().toMillis() << Math.min(consecutiveFailures - 1, 16));
-        nextAttempt = clock.instant().plusMillis(backoff);
-        String reason = rootMessage(e);
-        if (!reason.equals(lastFailure) || consecutiveFailures % 20 == 1) {
-            log.warn("Relay '{}': cycle rolled back, rows stay pending and no row is charged (attempt {} failed, next"
-                            + " in {} ms): {}", settings.relay(), consecutiveFailures, backoff, reason,
-                    consecutiveFailures == 1 ? e : null);
-        }
-        lastFailure = reason;
-    }
-
-    private void recovered() {
-        if (consecutiveFailures > 0) {
-            log.info("Relay '{}': working again after {} failed attempts", settings.relay(), consecutiveFailures);
-        }
-        consecutiveFailures = 0;
-        lastFailure = null;
-        nextAttempt = Instant.MIN;
+        return selection;
     }
 
     /**
@@ -451,82 +279,20 @@ public final class OutboxRelay implements Processor, AutoCloseable {
      * @return whether the sample succeeded
      */
     public boolean sampleBacklog() {
-        try {
-            backlog = store.backlog(clock.instant());
-            sampledAt = clock.instant();
-            return true;
-        } catch (RuntimeException e) {
-            sampleFailures.increment();
-            log.debug("Relay '{}': backlog sample failed: {}", settings.relay(), rootMessage(e));
-            return false;
-        }
-    }
-
-    private double oldestPendingAge() {
-        Backlog b = backlog;
-        if (b == null) {
-            return Double.NaN;
-        }
-        return b.oldestPending() == null ? 0 : Math.max(0, seconds(b.oldestPending(), clock.instant()));
-    }
-
-    private static double seconds(Instant from, Instant to) {
-        return Duration.between(from, to).toMillis() / 1000.0;
-    }
-
-    private static String rootMessage(Throwable e) {
-        Throwable t = e;
-        while (t.getCause() != null && t.getCause() != t) {
-            t = t.getCause();
-        }
-        return t == e ? String.valueOf(e.getMessage()) : e.getMessage() + " <- " + t;
+        return backlog.sample();
     }
 
     @Override
     public void close() {
         try {
-            flushAttempts();
+            evidence.flush();
             publisher.close();
         } finally {
-            logWriter.shutdown();
+            evidence.close();
         }
     }
 
-    /**
-     * A cycle's attempt-log write, running on the relay's log thread while the batch is sent ({@link #NONE}: nothing
-     * to write).
-     */
-    private record AttemptWrite(Future<?> write) {
-        static final AttemptWrite NONE = new AttemptWrite(CompletableFuture.completedFuture(null));
-
-        /** Waits for the write to commit; throws its failure (then nothing may be committed on the broker). */
-        void await() {
-            try {
-                write.get();
-            } catch (ExecutionException e) {
-                throw e.getCause() instanceof RuntimeException r ? r
-                        : new IllegalStateException("attempt log write failed: " + e.getCause(), e.getCause());
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException("interrupted while the attempt log was written", e);
-            }
-        }
-
-        /** Waits for the write to end, and tells whether it committed. */
-        boolean recorded() {
-            try {
-                await();
-                return true;
-            } catch (RuntimeException e) {
-                return false;
-            }
-        }
-    }
-
-    /**
-     * What one cycle did: rows claimed, published, charged a failed attempt (of which unconvertible, refused by the
-     * broker, and parked as FAILED: their keys).
-     */
-    record Cycle(int claimed, int published, int failed, int unconvertible, int refused, List<String> parkedKeys) {
+    /** The events a cycle sends, an attempt for each row it tried, the failures of rows that became no event. */
+    private record Selection(List<OutboundEvent> events, List<OutboxFailure> failed, List<Attempt> attempted) {
     }
 }

@@ -13,6 +13,7 @@ import io.legacygateway.adapters.outbox.ZeroWriteReader;
 import io.legacygateway.adapters.sql.Dialect;
 import io.legacygateway.adapters.sql.GatewaySchema;
 import io.legacygateway.adapters.sql.TableInspector;
+import io.legacygateway.config.DurationText;
 import io.legacygateway.config.GatewayDataSources;
 import io.legacygateway.config.GatewayProperties;
 import io.legacygateway.envelope.EnvelopeCodec;
@@ -22,9 +23,13 @@ import java.lang.management.ManagementFactory;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
 import java.util.function.UnaryOperator;
 import javax.sql.DataSource;
 import org.apache.camel.spi.RoutePolicy;
@@ -52,8 +57,8 @@ public class OutboxRelayFactory implements DisposableBean {
     private final List<RelayCycleHook> hooks;
     private final EnvelopeCodec codec = new EnvelopeCodec();
     private final List<OutboxRelay> relays = new CopyOnWriteArrayList<>();
-    private final List<java.util.function.Consumer<OutboxRelay>> listeners = new CopyOnWriteArrayList<>();
-    private final Map<String, OutboxWakeUp> wakeUps = new java.util.concurrent.ConcurrentHashMap<>();
+    private final List<Consumer<OutboxRelay>> listeners = new CopyOnWriteArrayList<>();
+    private final Map<String, OutboxWakeUp> wakeUps = new ConcurrentHashMap<>();
 
     public OutboxRelayFactory(GatewayProperties properties, GatewayDataSources dataSources,
                               ConnectionFactory connectionFactory, MeterRegistry meters, Clock clock,
@@ -86,14 +91,7 @@ public class OutboxRelayFactory implements DisposableBean {
         Dialect dialect = dataSources.dialect(s.dataSource());
         dataSources.get(s.stateDataSource(), RelaySettings.label(s.relay(), "stateDataSource"));
         String forRelay = "relay '" + s.relay() + "'";
-        if (s.wakeUp() == RelaySettings.WakeUp.NOTIFY) {
-            if (!dialect.has("wakeUp.listen")) {
-                throw new IllegalArgumentException(RelaySettings.label(s.relay(), "wakeUp") + ": NOTIFY needs"
-                        + " LISTEN/NOTIFY, which only PostgreSQL offers; datasource '" + s.dataSource() + "' is "
-                        + dialect.id() + ". Use NONE (and a shorter pollInterval for a lower latency)");
-            }
-            NotifyTrigger.channel(RelaySettings.label(s.relay(), "table"), s.table());
-        }
+        requireWakeUp(s, dialect);
         // the gateway's default outbox, in the connection's default schema, is the one table of the DDL a relay reads
         if (s.table().schema() == null && s.table().table().equalsIgnoreCase("outbox")) {
             dataSources.initializeSchema(s.dataSource(), GatewaySchema.OUTBOX, forRelay);
@@ -105,6 +103,45 @@ public class OutboxRelayFactory implements DisposableBean {
         OutboxMapping mapping = OutboxMapping.resolve(table, new OutboxMapping.Settings(s.markMode(), s.columns(),
                 s.pendingStatus(), s.publishedStatus(), s.failedStatus(), s.payloadFormat(), s.naiveTimestampZone()),
                 label);
+        warnIfKeyOnlyEventId(mapping, label);
+        String instance = s.relay() + "@" + host();
+        requireMarkValuesFit(mapping, instance, s, label);
+        OutboxSource store = source(s, mapping, dataSource, dialect, s.dataSource() + "/" + table.name(), label);
+        String txName = s.markMode() == MarkMode.ZERO_WRITE ? s.stateDataSource() : s.dataSource();
+        // on the cycle's own datasource, the cycle's mark commit flushes the log's insert before it (AttemptLog)
+        AttemptLog attempts = s.attemptLog()
+                ? new AttemptLog(dataSources.get(s.stateDataSource(), label.apply("stateDataSource")),
+                        dataSources.transactionManager(s.stateDataSource()), dataSources.dialect(s.stateDataSource()),
+                        s.relay(), instance, label.apply("attemptLog"), txName.equals(s.stateDataSource()))
+                : null;
+        TransactionTemplate tx = new TransactionTemplate(dataSources.transactionManager(txName));
+        // read committed: the ordering check must see what other relays committed after this claim
+        tx.setIsolationLevel(TransactionDefinition.ISOLATION_READ_COMMITTED);
+        List<RelayCycleHook> allHooks = new ArrayList<>(hooks);
+        allHooks.addAll(extraHooks);
+        OutboxRelay relay = new OutboxRelay(s, store, tx,
+                new OutboxEventMapper(codec, s.source(), s.destination(), s.payloadFormat()),
+                new ArtemisPublisher(connectionFactory, s.relay()), clock, jitter, allHooks, instance, attempts,
+                meters);
+        relays.add(relay);
+        listeners.forEach(l -> l.accept(relay));
+        logCreated(s, dialect, table, label);
+        return relay;
+    }
+
+    /** {@code wakeUp: NOTIFY} needs LISTEN/NOTIFY and a table whose name makes a channel. */
+    private static void requireWakeUp(RelaySettings s, Dialect dialect) {
+        if (s.wakeUp() == RelaySettings.WakeUp.NOTIFY) {
+            if (!dialect.has("wakeUp.listen")) {
+                throw new IllegalArgumentException(RelaySettings.label(s.relay(), "wakeUp") + ": NOTIFY needs"
+                        + " LISTEN/NOTIFY, which only PostgreSQL offers; datasource '" + s.dataSource() + "' is "
+                        + dialect.id() + ". Use NONE (and a shorter pollInterval for a lower latency)");
+            }
+            NotifyTrigger.channel(RelaySettings.label(s.relay(), "table"), s.table());
+        }
+    }
+
+    private static void warnIfKeyOnlyEventId(OutboxMapping mapping, UnaryOperator<String> label) {
         ValueTemplate keyOnly = DuplicateIds.keyOnlyEventId(mapping);
         if (keyOnly != null) {
             log.warn("{} is '{}': the event id comes from the row key alone, so new rows get ids used before when the"
@@ -113,12 +150,14 @@ public class OutboxRelayFactory implements DisposableBean {
                     + " deduplicate by event id and skip them as already applied. Prefer an event id column, or a"
                     + " template with a value unique per event", label.apply("eventId"), keyOnly);
         }
+    }
+
+    /** Where the relay reads its rows, by mark mode, with the log where a row that refuses every write is parked. */
+    private OutboxSource source(RelaySettings s, OutboxMapping mapping, DataSource dataSource, Dialect dialect,
+                                String source, UnaryOperator<String> label) {
         DataSource stateDataSource = dataSources.get(s.stateDataSource(), label.apply("stateDataSource"));
         Dialect stateDialect = dataSources.dialect(s.stateDataSource());
-        String source = s.dataSource() + "/" + table.name();
         boolean retries = s.retry().retries();
-        String instance = s.relay() + "@" + host();
-        requireMarkValuesFit(mapping, instance, s, label);
         // where the mode does not need it, the log is still where a row that refuses every write is parked
         RejectionLog rejections = OutboxStore.needsRejectionLog(mapping, retries)
                 ? new RejectionLog(stateDataSource, stateDialect, s.relay(), source,
@@ -135,33 +174,19 @@ public class OutboxRelayFactory implements DisposableBean {
                     + " time of publication; map publishedAtColumn (markMode " + s.markMode() + ") or set"
                     + " retention: off");
         }
-        String txName = s.markMode() == MarkMode.ZERO_WRITE ? s.stateDataSource() : s.dataSource();
-        // on the cycle's own datasource, the cycle's mark commit flushes the log's insert before it (AttemptLog)
-        AttemptLog attempts = s.attemptLog()
-                ? new AttemptLog(stateDataSource, dataSources.transactionManager(s.stateDataSource()), stateDialect,
-                        s.relay(), instance, label.apply("attemptLog"), txName.equals(s.stateDataSource()))
-                : null;
-        TransactionTemplate tx = new TransactionTemplate(dataSources.transactionManager(txName));
-        // read committed: the ordering check must see what other relays committed after this claim
-        tx.setIsolationLevel(TransactionDefinition.ISOLATION_READ_COMMITTED);
-        List<RelayCycleHook> allHooks = new java.util.ArrayList<>(hooks);
-        allHooks.addAll(extraHooks);
-        OutboxRelay relay = new OutboxRelay(s, store, tx,
-                new OutboxEventMapper(codec, s.source(), s.destination(), s.payloadFormat()),
-                new ArtemisPublisher(connectionFactory, s.relay()), clock, jitter, allHooks, instance, attempts,
-                meters);
-        relays.add(relay);
-        listeners.forEach(l -> l.accept(relay));
+        return store;
+    }
+
+    private static void logCreated(RelaySettings s, Dialect dialect, TableInspector.Table table,
+                                   UnaryOperator<String> label) {
         log.info("Outbox relay '{}': {} table {} ({}) -> {} (batch {}, poll {}, {} attempt(s), FAILED rows: {},"
-                        + " retention {}, attempt log {}, wake-up {}){}", s.relay(), dialect.id(), table.name(), s.markMode(),
-                s.destination(),
-                s.batchSize(), s.pollInterval(), s.retry().maxAttempts(), s.failedRowPolicy(),
-                s.retention() == null ? "off" : io.legacygateway.config.DurationText.format(s.retention()),
+                        + " retention {}, attempt log {}, wake-up {}){}", s.relay(), dialect.id(), table.name(),
+                s.markMode(), s.destination(), s.batchSize(), s.pollInterval(), s.retry().maxAttempts(),
+                s.failedRowPolicy(), s.retention() == null ? "off" : DurationText.format(s.retention()),
                 s.attemptLog() ? "on" : "off",
                 s.wakeUp() == RelaySettings.WakeUp.NONE ? "none"
                         : "NOTIFY on channel " + NotifyTrigger.channel(label.apply("table"), s.table()),
                 dialect.testedHere() ? "" : " [dialect NOT tested by this project]");
-        return relay;
     }
 
     /**
@@ -214,8 +239,8 @@ public class OutboxRelayFactory implements DisposableBean {
     }
 
     /** The wake-up of the relay of that name, if it has one (operations and tests). */
-    public java.util.Optional<OutboxWakeUp> wakeUp(String relay) {
-        return java.util.Optional.ofNullable(wakeUps.get(relay));
+    public Optional<OutboxWakeUp> wakeUp(String relay) {
+        return Optional.ofNullable(wakeUps.get(relay));
     }
 
     /** The relays created so far (operations and tests). */
@@ -224,13 +249,13 @@ public class OutboxRelayFactory implements DisposableBean {
     }
 
     /** Calls {@code listener} for every relay created so far and from now on. */
-    public void onCreate(java.util.function.Consumer<OutboxRelay> listener) {
+    public void onCreate(Consumer<OutboxRelay> listener) {
         listeners.add(listener);
         relays.forEach(listener);
     }
 
     /** The relay of that name, if one was created. */
-    public java.util.Optional<OutboxRelay> relay(String name) {
+    public Optional<OutboxRelay> relay(String name) {
         return relays.stream().filter(r -> r.name().equals(name)).findFirst();
     }
 

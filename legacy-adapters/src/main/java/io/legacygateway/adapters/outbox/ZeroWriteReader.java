@@ -1,5 +1,6 @@
 package io.legacygateway.adapters.outbox;
 
+import io.legacygateway.adapters.Failures;
 import io.legacygateway.adapters.sql.Dialect;
 import io.legacygateway.adapters.sql.Dialect.CommitHorizon;
 import java.time.Duration;
@@ -93,14 +94,14 @@ public final class ZeroWriteReader implements OutboxSource {
             windows.horizon();
         } catch (DataAccessException | IllegalStateException e) {
             throw new IllegalArgumentException(required + " cannot read the commit horizon of " + dialect.id() + " ("
-                    + rootMessage(e) + ")" + (dialect.commitHorizon() == CommitHorizon.INSERT_TIME
+                    + Failures.rootMessage(e) + ")" + (dialect.commitHorizon() == CommitHorizon.INSERT_TIME
                     ? "; the gateway's database user needs the PROCESS privilege (GRANT PROCESS ON *.* TO ...)" : ""), e);
         }
         try {
             windows.read(ZeroWritePosition.startingAt(null).open(windows.canonicalHorizon()), 0);
         } catch (DataAccessException e) {
             throw new IllegalArgumentException(required + " cannot read table '" + mapping.table().name() + "' ("
-                    + rootMessage(e) + ")", e);
+                    + Failures.rootMessage(e) + ")", e);
         }
         positions.create(source, ZeroWritePosition.startingAt(startFrom == StartFrom.NOW
                 ? windows.canonicalHorizon() : null), label);
@@ -266,13 +267,5 @@ public final class ZeroWriteReader implements OutboxSource {
     /** The reads of the legacy table, rendered when the reader was built ({@code relay explain}). */
     public OutboxStatements statements() {
         return windows.statements();
-    }
-
-    private static String rootMessage(Throwable e) {
-        Throwable t = e;
-        while (t.getCause() != null && t.getCause() != t) {
-            t = t.getCause();
-        }
-        return t.getMessage();
     }
 }

@@ -1,0 +1,159 @@
+package io.legacygateway.relay;
+
+import io.legacygateway.adapters.Failures;
+import io.legacygateway.adapters.outbox.AttemptLog;
+import io.legacygateway.adapters.outbox.AttemptLog.Attempt;
+import io.legacygateway.adapters.outbox.AttemptLog.Observation;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The evidence a relay leaves of its cycles in its {@link AttemptLog} (nothing when the log is off): a cycle's attempts
+ * are written on the relay's log thread while its batch is sent, and committed before the broker commits the batch;
+ * the broker's answer is written with what the mark did once the cycle's transaction ended. A failure to complete the
+ * evidence after the fact never undoes what the broker and the database did: the attempt keeps its conservative
+ * SENT/NONE (it may have been delivered) and the failure is logged. One cycle at a time, in cycle order.
+ */
+final class AttemptEvidence implements AutoCloseable {
+
+    /** The relay's logger: these lines are the relay's. */
+    private static final Logger log = LoggerFactory.getLogger(OutboxRelay.class);
+
+    private final String relay;
+    private final AttemptLog attempts;
+    /** Writes each cycle's attempts while its batch is sent (one write at a time, in cycle order). */
+    private final ExecutorService writer;
+    /** The cycle whose attempts are in the attempt log (cycles of one relay run one at a time). */
+    private String loggedCycle;
+    /** What the broker answered in that cycle, written to the log with the mark state after the transaction. */
+    private AttemptLog.Answer brokerAnswer = AttemptLog.Answer.NO_ANSWER;
+
+    /** @param attempts the relay's attempt log, {@code null} when {@code attemptLog} is off */
+    AttemptEvidence(String relay, AttemptLog attempts) {
+        this.relay = relay;
+        this.attempts = attempts;
+        this.writer = Executors.newSingleThreadExecutor(task -> {
+            Thread t = new Thread(task, "relay-" + relay + "-attempt-log");
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
+    /** The attempt log, {@code null} when it is off. */
+    AttemptLog attemptLog() {
+        return attempts;
+    }
+
+    /** Starts a cycle's evidence. @return the cycle's id, {@code null} when the log is off */
+    String newCycle() {
+        loggedCycle = null;
+        brokerAnswer = AttemptLog.Answer.NO_ANSWER;
+        return attempts == null ? null : UUID.randomUUID().toString();
+    }
+
+    /** Starts writing the cycle's attempts (none, or the log off: {@link AttemptWrite#NONE}). */
+    AttemptWrite write(String cycleId, List<Attempt> attempted, Instant now) {
+        if (attempts == null || attempted.isEmpty()) {
+            return AttemptWrite.NONE;
+        }
+        return new AttemptWrite(cycleId, writer.submit(() -> attempts.attempted(cycleId, attempted, now)));
+    }
+
+    /** The batch was not confirmed: the cycle's attempts, if they committed, read as FAILED with {@code e}. */
+    void notConfirmed(AttemptWrite write, RuntimeException e) {
+        if (write.recorded()) {
+            loggedCycle = write.cycle();
+        }
+        brokerAnswer = new AttemptLog.Answer(Map.of(), Observation.FAILED, Failures.describe(e));
+    }
+
+    /** The broker answered the batch: its answers other than a plain confirmation, by row key. */
+    void answered(AttemptWrite write, PublishResult result, List<OutboundEvent> unexplained) {
+        loggedCycle = write.cycle();
+        Map<String, Attempt> answers = new LinkedHashMap<>();
+        for (OutboundEvent e : unexplained) {
+            answers.put(e.row().keyText(), new Attempt(e.row(), Observation.DUPLICATE,
+                    "the broker already held this event (" + DuplicateIds.of(e) + "); no record of sending it"));
+        }
+        for (PublishResult.Refusal r : result.refused()) {
+            answers.put(r.event().row().keyText(), new Attempt(r.event().row(), Observation.REFUSED, r.reason()));
+        }
+        for (OutboundEvent e : result.deferred()) {
+            answers.put(e.row().keyText(), new Attempt(e.row(), Observation.DEFERRED,
+                    "an earlier event of its aggregate was refused in this batch"));
+        }
+        brokerAnswer = new AttemptLog.Answer(answers, Observation.CONFIRMED, null);
+    }
+
+    /** The cycle's transaction ended ({@code committed} or rolled back): writes the answer with the mark state. */
+    void finished(boolean committed, List<String> parkedKeys) {
+        String logged = loggedCycle;
+        AttemptLog.Answer answer = brokerAnswer;
+        record(() -> attempts.finished(logged, answer, committed, parkedKeys), logged);
+    }
+
+    /** Writes the log's unwritten finish (the relay goes idle or closes). */
+    void flush() {
+        if (attempts != null) {
+            record(attempts::flush, "(last)");
+        }
+    }
+
+    private void record(Runnable write, String cycleId) {
+        if (attempts == null || cycleId == null) {
+            return;
+        }
+        try {
+            write.run();
+        } catch (RuntimeException e) {
+            log.warn("Relay '{}': could not complete the attempt log of cycle {} (its attempts read as sent, outcome"
+                    + " unknown): {}", relay, cycleId, Failures.describe(e));
+        }
+    }
+
+    @Override
+    public void close() {
+        writer.shutdown();
+    }
+
+    /**
+     * A cycle's attempt-log write, running on the relay's log thread while the batch is sent ({@link #NONE}: nothing
+     * to write; its cycle is {@code null}).
+     */
+    record AttemptWrite(String cycle, Future<?> write) {
+        static final AttemptWrite NONE = new AttemptWrite(null, CompletableFuture.completedFuture(null));
+
+        /** Waits for the write to commit; throws its failure (then nothing may be committed on the broker). */
+        void await() {
+            try {
+                write.get();
+            } catch (ExecutionException e) {
+                throw e.getCause() instanceof RuntimeException r ? r
+                        : new IllegalStateException("attempt log write failed: " + e.getCause(), e.getCause());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while the attempt log was written", e);
+            }
+        }
+
+        /** Waits for the write to end, and tells whether it committed. */
+        boolean recorded() {
+            try {
+                await();
+                return true;
+            } catch (RuntimeException e) {
+                return false;
+            }
+        }
+    }
+}

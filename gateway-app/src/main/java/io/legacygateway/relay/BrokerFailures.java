@@ -1,0 +1,68 @@
+package io.legacygateway.relay;
+
+import io.legacygateway.adapters.Failures;
+import jakarta.jms.IllegalStateException;
+import jakarta.jms.JMSException;
+import java.io.IOException;
+import org.apache.activemq.artemis.api.core.ActiveMQException;
+import org.apache.activemq.artemis.api.core.ActiveMQExceptionType;
+
+/**
+ * What a failure of a send or a commit says about the broker: that it already holds the message, that it is gone, or
+ * else why it refused the message. Walks the causes and the JMS linked exceptions.
+ */
+final class BrokerFailures {
+
+    private BrokerFailures() {
+    }
+
+    /** Whether the broker rolled a transaction back because it already holds a message with its duplicate id. */
+    static boolean duplicate(Throwable failure) {
+        for (Throwable c = failure; c != null; c = next(c)) {
+            if (c instanceof ActiveMQException a && a.getType() == ActiveMQExceptionType.DUPLICATE_ID_REJECTED) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Whether the failure means the broker is gone rather than that it refused one message: the connection is not (or
+     * no longer) there, a call timed out, or its outcome is unknown.
+     */
+    static boolean outage(Throwable failure) {
+        for (Throwable c = failure; c != null; c = next(c)) {
+            if (c instanceof ActiveMQException a) {
+                switch (a.getType()) {
+                    case NOT_CONNECTED, CONNECTION_TIMEDOUT, DISCONNECTED, UNBLOCKED, IO_ERROR, OBJECT_CLOSED,
+                         REMOTE_DISCONNECT, SESSION_CREATION_REJECTED, TRANSACTION_OUTCOME_UNKNOWN, SHUTDOWN_ERROR,
+                         TIMEOUT_EXCEPTION, INCOMPATIBLE_CLIENT_SERVER_VERSIONS -> {
+                        return true;
+                    }
+                    default -> {
+                        // a refusal of this message (security, address full, ...), or something to check below
+                    }
+                }
+            }
+            if (c instanceof IllegalStateException || c instanceof IOException) { // JMS's: closed session or connection
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The broker's reason in one line, without the message's headers that Artemis appends to it. */
+    static String reason(Throwable failure) {
+        String m = String.valueOf(failure.getMessage());
+        int cut = m.indexOf(" Message information");
+        return Failures.firstLine(cut > 0 ? m.substring(0, cut) : m);
+    }
+
+    private static Throwable next(Throwable t) {
+        Throwable cause = t.getCause();
+        if (cause == null && t instanceof JMSException j) {
+            cause = j.getLinkedException();
+        }
+        return cause == t ? null : cause;
+    }
+}
