@@ -1,6 +1,5 @@
 package io.legacygateway.config;
 
-import io.legacygateway.cli.GatewayCli;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -32,7 +31,7 @@ public final class NothingConfigured implements ApplicationListener<ApplicationE
     @Override
     public void onApplicationEvent(ApplicationEnvironmentPreparedEvent event) {
         ConfigurableEnvironment environment = event.getEnvironment();
-        if (GatewayCli.isCommandContext(environment)) {
+        if (CommandContext.in(environment)) {
             return;
         }
         boolean datasources = Binder.get(environment).bind("gateway.datasources",
