@@ -2,6 +2,8 @@ package io.legacygateway;
 
 import static com.tngtech.archunit.base.DescribedPredicate.not;
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.belongToAnyOf;
+import static com.tngtech.archunit.core.domain.properties.HasName.Predicates.name;
+import static com.tngtech.archunit.core.domain.properties.HasName.Predicates.nameMatching;
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAnyPackage;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
@@ -9,9 +11,6 @@ import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.sli
 
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
-import io.legacygateway.cli.GatewayApiClient;
-import io.legacygateway.cli.GatewayCommand;
-import io.legacygateway.deadletter.MessageCopies;
 import java.net.URISyntaxException;
 import java.nio.file.Path;
 import org.junit.jupiter.api.BeforeAll;
@@ -33,20 +32,22 @@ class PackageDependenciesHaveNoCycleTest {
     }
 
     /**
-     * Each entry is an import that closes a cycle today, with the package that is to remove it; delete the entry when
-     * it is gone (the rule then keeps it gone).
+     * Each ignored dependency closes a cycle today and names the package that is to remove it; delete the entry when
+     * it is gone (the rule then keeps it gone). Matched by name, not by class, so that moving a named class does not
+     * break this test's compilation: an entry whose classes have moved matches nothing and can go.
      */
     @Test
     void packagesFormNoCycle() {
         slices().matching("io.legacygateway.(*)..").should().beFreeOfCycles()
-                // the feature commands implement cli's command contract and use its REST client, while cli's command
-                // list names them: until the contract sits below the features (cli/), or the list above them
-                .ignoreDependency(resideInAnyPackage("io.legacygateway.relay..", "io.legacygateway.deadletter..",
-                        "io.legacygateway.reconciliation..", "io.legacygateway.capture.."),
-                        belongToAnyOf(GatewayCommand.class, GatewayApiClient.class))
-                // the inbox's dead-lettering copies messages with the redelivery's helper, while the redelivery
-                // looks messages up in the inbox: until the helper sits below both
-                .ignoreDependency(resideInAPackage("io.legacygateway.inbox.."), belongToAnyOf(MessageCopies.class))
+                // cli/: the feature commands implement cli's command contracts and use its client and options, while
+                // cli's command list names them; until the contracts sit below the features, or the list above them
+                .ignoreDependency(nameMatching(
+                                "io\\.legacygateway\\.(relay|deadletter|reconciliation|capture)\\.\\w*Command(\\$.*)?"),
+                        resideInAPackage("io.legacygateway.cli.."))
+                // deadletter/ (operator-surfaces): the inbox's dead-lettering copies messages with the redelivery's
+                // helper, while the redelivery looks messages up in the inbox; until the helper sits below both
+                .ignoreDependency(resideInAPackage("io.legacygateway.inbox.."),
+                        name("io.legacygateway.deadletter.MessageCopies"))
                 .check(main);
     }
 
