@@ -21,7 +21,7 @@ import org.springframework.core.io.support.PathMatchingResourcePatternResolver;
  * empty, or failing later on the first missing key). A start with a datasource or a route file goes on as before; so do
  * the commands, whose contexts never run routes.
  *
- * <p>Registered by {@code main} only ({@link io.legacygateway.GatewayApplication#run}), after Spring Boot's logging
+ * <p>Registered by {@code main} only ({@code GatewayApplication.run}), after Spring Boot's logging
  * is set up: tests that start a context of their own without routes or datasources are not affected.
  */
 public final class NothingConfigured implements ApplicationListener<ApplicationEnvironmentPreparedEvent> {
