@@ -4,19 +4,31 @@ import io.legacygateway.adapters.Failures;
 import io.legacygateway.cli.GatewayCli;
 import io.legacygateway.cli.GatewayCommands;
 import io.legacygateway.cli.GatewayJar;
+import io.legacygateway.config.GatewayDataSources;
+import io.legacygateway.config.GatewayProperties;
 import io.legacygateway.config.NothingConfigured;
+import io.legacygateway.config.RouteFolders;
+import java.time.Clock;
 import java.util.Map;
 import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
 
 /**
  * The gateway. Without arguments (or with {@code --key=value} options only) it runs the routes; with a command word
  * ({@code java -jar gateway-app.jar help}) it runs that command and exits. A startup that fails ends the process with
  * status 1, its cause on the last ERROR line (threads of libraries, such as a broker client's, do not keep it alive);
  * so does a start with nothing configured, no datasource and no route file ({@link NothingConfigured}).
+ *
+ * <p>Each feature wires itself (a {@code *Configuration} in its package, found by the component scan); this class
+ * declares only what they all share: the settings, the legacy datasources, the route folders and the clock.
  */
 @SpringBootApplication
+@EnableConfigurationProperties(GatewayProperties.class)
 public class GatewayApplication {
 
     /** The product jar: no default profile, no demo; the gateway's commands. */
@@ -25,6 +37,24 @@ public class GatewayApplication {
 
     public static void main(String[] args) {
         run(PRODUCT, args);
+    }
+
+    /** A missing route folder matches nothing instead of failing the startup ({@link RouteFolders}). */
+    @Bean
+    static BeanPostProcessor routeFolders() {
+        return RouteFolders.installer();
+    }
+
+    /** Decides every time-dependent outcome (backoff, retry, retention, reconciliation age); tests pin it. */
+    @Bean
+    @ConditionalOnMissingBean
+    Clock clock() {
+        return Clock.systemUTC();
+    }
+
+    @Bean
+    GatewayDataSources gatewayDataSources(GatewayProperties properties) {
+        return new GatewayDataSources(properties);
     }
 
     /** Runs the command of {@code jar} that {@code args} name and exits, or else the gateway. */

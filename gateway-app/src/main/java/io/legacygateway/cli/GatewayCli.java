@@ -1,5 +1,6 @@
 package io.legacygateway.cli;
 
+import io.legacygateway.config.CommandContext;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -24,7 +25,7 @@ public final class GatewayCli {
     }
 
     /** Set in a command's context: scheduled jobs (metrics sampler, retention) do not start there. */
-    static final String COMMAND_PROPERTY = "gateway-cli.command";
+    static final String COMMAND_PROPERTY = CommandContext.PROPERTY;
 
     private static final Set<String> HELP = Set.of("help", "--help", "-h");
 

@@ -1,6 +1,5 @@
 package io.legacygateway.config;
 
-import io.legacygateway.cli.GatewayCli;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -22,7 +21,7 @@ import org.springframework.core.io.support.PathMatchingResourcePatternResolver;
  * empty, or failing later on the first missing key). A start with a datasource or a route file goes on as before; so do
  * the commands, whose contexts never run routes.
  *
- * <p>Registered by {@code main} only ({@link io.legacygateway.GatewayApplication#run}), after Spring Boot's logging
+ * <p>Registered by {@code main} only ({@code GatewayApplication.run}), after Spring Boot's logging
  * is set up: tests that start a context of their own without routes or datasources are not affected.
  */
 public final class NothingConfigured implements ApplicationListener<ApplicationEnvironmentPreparedEvent> {
@@ -32,7 +31,7 @@ public final class NothingConfigured implements ApplicationListener<ApplicationE
     @Override
     public void onApplicationEvent(ApplicationEnvironmentPreparedEvent event) {
         ConfigurableEnvironment environment = event.getEnvironment();
-        if (GatewayCli.isCommandContext(environment)) {
+        if (CommandContext.in(environment)) {
             return;
         }
         boolean datasources = Binder.get(environment).bind("gateway.datasources",

@@ -1,6 +1,6 @@
 package io.legacygateway.deadletter;
 
-import io.legacygateway.config.GatewayConfiguration;
+import io.legacygateway.broker.BrokerConnections;
 import io.legacygateway.config.GatewayDataSources;
 import io.legacygateway.config.GatewayProperties;
 import io.legacygateway.inbox.InboxConsumerFactory;
@@ -22,7 +22,7 @@ public class DeadLetterConfiguration {
 
     @Bean
     DeadLetterBrowser deadLetterBrowser(GatewayProperties properties, ConnectionFactory connectionFactory) {
-        return new DeadLetterBrowser(GatewayConfiguration.nativeFactory(connectionFactory),
+        return new DeadLetterBrowser(BrokerConnections.nativeFactory(connectionFactory),
                 properties.deadLetters().address(), properties.deadLetters().browseLimit());
     }
 
@@ -41,7 +41,7 @@ public class DeadLetterConfiguration {
                                               ObjectProvider<DeadLetterRedeliveryHook> hooks,
                                               DeadLetterDepthSampler sampler) {
         DeadLetterRedelivery redelivery = new DeadLetterRedelivery(browser, new InboxLookup(consumers, dataSources),
-                audit, properties, GatewayConfiguration.nativeFactory(connectionFactory), meters, clock,
+                audit, properties, BrokerConnections.nativeFactory(connectionFactory), meters, clock,
                 sleeper.getIfAvailable(() -> RedeliveryPace.Sleeper.THREAD), hooks.orderedStream().toList());
         redelivery.afterChange(sampler::sampleSoon);
         return redelivery;

@@ -19,6 +19,7 @@ import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.net.URLDecoder;
+import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -251,7 +252,7 @@ final class JolokiaRequestGuard extends OncePerRequestFilter {
         @Override
         public BufferedReader getReader() {
             String charset = getCharacterEncoding() != null ? getCharacterEncoding() : StandardCharsets.UTF_8.name();
-            return new BufferedReader(new InputStreamReader(getInputStream(), java.nio.charset.Charset.forName(charset)));
+            return new BufferedReader(new InputStreamReader(getInputStream(), Charset.forName(charset)));
         }
 
         @Override

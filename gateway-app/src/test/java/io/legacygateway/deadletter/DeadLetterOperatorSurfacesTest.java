@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.legacygateway.config.GatewayConfiguration;
+import io.legacygateway.broker.BrokerConnections;
 import io.legacygateway.envelope.EventEnvelope;
 import io.legacygateway.testsupport.LegacyDatabases;
 import io.legacygateway.testsupport.TestDatabase;
@@ -66,7 +66,7 @@ class DeadLetterOperatorSurfacesTest extends DeadLetterTestSupport {
 
     @Override
     protected ConnectionFactory brokerConnectionFactory() {
-        return GatewayConfiguration.nativeFactory(connectionFactory);
+        return BrokerConnections.nativeFactory(connectionFactory);
     }
 
     /** Two orders of a customer without a wallet, dead-lettered by a real inbox consumer. */

@@ -1,6 +1,6 @@
 package io.legacygateway.reconciliation;
 
-import io.legacygateway.config.GatewayConfiguration;
+import io.legacygateway.broker.BrokerConnections;
 import io.legacygateway.config.GatewayDataSources;
 import io.legacygateway.operator.OperationAudit;
 import io.legacygateway.relay.OutboxRelayFactory;
@@ -19,7 +19,7 @@ public class LabConfiguration {
                                         Clock clock) {
         // the broker's own factory: a caching wrapper would keep the lab's consumers (and their prefetched messages)
         return new ReconciliationLab(dataSources, relays, reconciliation,
-                GatewayConfiguration.nativeFactory(connectionFactory), clock);
+                BrokerConnections.nativeFactory(connectionFactory), clock);
     }
 
     @Bean

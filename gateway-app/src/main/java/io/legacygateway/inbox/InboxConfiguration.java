@@ -1,0 +1,33 @@
+package io.legacygateway.inbox;
+
+import io.legacygateway.broker.BrokerConnections;
+import io.legacygateway.config.GatewayDataSources;
+import io.legacygateway.config.GatewayProperties;
+import io.micrometer.core.instrument.MeterRegistry;
+import jakarta.jms.ConnectionFactory;
+import java.time.Clock;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/**
+ * The idempotent inbox consumers: the factory that the {@code inbox-consumer} route template calls for each consumer,
+ * and the template's bean. Consumers get the broker client's own factory ({@link BrokerConnections#nativeFactory}),
+ * not Spring's caching wrapper.
+ */
+@Configuration(proxyBeanMethods = false)
+public class InboxConfiguration {
+
+    @Bean
+    InboxConsumerFactory inboxConsumerFactory(GatewayProperties properties, GatewayDataSources dataSources,
+                                              ConnectionFactory connectionFactory, MeterRegistry meters, Clock clock,
+                                              ObjectProvider<InboxDeliveryHook> hooks) {
+        return new InboxConsumerFactory(properties, dataSources, BrokerConnections.nativeFactory(connectionFactory),
+                meters, clock, hooks.orderedStream().toList());
+    }
+
+    @Bean
+    InboxConsumerTemplate inboxConsumerTemplate(InboxConsumerFactory factory) {
+        return new InboxConsumerTemplate(factory);
+    }
+}

@@ -1,0 +1,48 @@
+package io.legacygateway.relay;
+
+import io.legacygateway.broker.BrokerConnections;
+import io.legacygateway.config.GatewayDataSources;
+import io.legacygateway.config.GatewayProperties;
+import io.micrometer.core.instrument.MeterRegistry;
+import jakarta.jms.ConnectionFactory;
+import java.time.Clock;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.ConfigurableEnvironment;
+
+/**
+ * The outbox relays: the factory that the {@code outbox-relay} route template calls for each relay, the template's
+ * bean, and the {@code relay explain} command. Each relay publishes over its own connection from the broker client's
+ * factory ({@link BrokerConnections#nativeFactory}).
+ */
+@Configuration(proxyBeanMethods = false)
+public class RelayConfiguration {
+
+    /** The random source of the relays' retry jitter; tests pin it. */
+    @Bean
+    @ConditionalOnMissingBean
+    RetryJitter retryJitter() {
+        return RetryJitter.random();
+    }
+
+    @Bean
+    OutboxRelayFactory outboxRelayFactory(GatewayProperties properties, GatewayDataSources dataSources,
+                                          ConnectionFactory connectionFactory, MeterRegistry meters, Clock clock,
+                                          RetryJitter jitter, ObjectProvider<RelayCycleHook> hooks) {
+        return new OutboxRelayFactory(properties, dataSources, BrokerConnections.nativeFactory(connectionFactory),
+                meters, clock, jitter, hooks.orderedStream().toList());
+    }
+
+    @Bean
+    OutboxRelayTemplate outboxRelayTemplate(OutboxRelayFactory factory) {
+        return new OutboxRelayTemplate(factory);
+    }
+
+    /** {@code java -jar gateway-app.jar relay explain <relay>}: a relay's statements and their plans. */
+    @Bean
+    RelayExplainCommand relayExplainCommand(OutboxRelayFactory relays, ConfigurableEnvironment environment) {
+        return new RelayExplainCommand(relays, environment);
+    }
+}
