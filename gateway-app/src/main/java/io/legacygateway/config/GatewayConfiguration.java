@@ -10,8 +10,6 @@ import io.legacygateway.ops.OperationAudit;
 import io.legacygateway.ops.RetentionJob;
 import io.legacygateway.ops.RelayMBeans;
 import io.legacygateway.ops.RelayOperations;
-import io.legacygateway.capture.TriggersCommand;
-import io.legacygateway.relay.RelayExplainCommand;
 import io.legacygateway.inbox.InboxConsumerFactory;
 import io.legacygateway.inbox.InboxConsumerTemplate;
 import io.legacygateway.inbox.InboxDeliveryHook;
@@ -95,19 +93,6 @@ public class GatewayConfiguration {
     @Bean
     OutboxRelayTemplate outboxRelayTemplate(OutboxRelayFactory factory) {
         return new OutboxRelayTemplate(factory);
-    }
-
-    /** {@code java -jar gateway-app.jar relay explain <relay>}: a relay's statements and their plans. */
-    @Bean
-    RelayExplainCommand relayExplainCommand(OutboxRelayFactory relays,
-                                            org.springframework.core.env.ConfigurableEnvironment environment) {
-        return new RelayExplainCommand(relays, environment);
-    }
-
-    /** {@code java -jar gateway-app.jar triggers ...}: trigger capture for tables without an outbox. */
-    @Bean
-    TriggersCommand triggersCommand(GatewayDataSources dataSources) {
-        return new TriggersCommand(dataSources);
     }
 
     @Bean
