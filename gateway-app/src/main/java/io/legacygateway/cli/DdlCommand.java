@@ -3,61 +3,87 @@ package io.legacygateway.cli;
 import io.legacygateway.adapters.sql.Dialect;
 import io.legacygateway.adapters.sql.GatewaySchema;
 import java.io.PrintStream;
-import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Iterator;
 import java.util.List;
-import java.util.Optional;
-import java.util.stream.Collectors;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.TypeConversionException;
 
 /**
  * {@code java -jar gateway-app.jar ddl <dialect> [outbox|relay|inbox|operations ...]}: prints the gateway's DDL for a
  * database, the same scripts {@code initialize-schema} applies, for an owner who applies them by hand. Without parts,
- * every part that ships for the dialect. Needs no configuration, datasource or broker.
+ * every part that ships for the dialect. Needs no configuration, datasource or broker. Asking for a part that does not
+ * ship for the dialect is bad usage (exit 2).
  */
+@Command(name = "ddl", description = {"print the gateway's tables as SQL: ddl <dialect> [outbox|relay|inbox|operations]",
+        "The scripts initialize-schema applies; needs no configuration, datasource or broker."})
 public class DdlCommand implements GatewayCommand {
 
-    private static String usage() {
-        return "usage: ddl <dialect> [part ...]\n"
-                + "  dialects: " + Arrays.stream(Dialect.values()).map(Dialect::id).collect(Collectors.joining(", "))
-                + "\n  parts (default: all that ship for the dialect):\n"
-                + Arrays.stream(GatewaySchema.values()).map(p -> String.format("    %-11s %s", p.part(), p.summary()))
-                        .collect(Collectors.joining("\n"));
-    }
+    @Spec
+    CommandSpec spec;
+
+    @Parameters(index = "0", paramLabel = "<dialect>", converter = DialectId.class,
+            completionCandidates = DialectIds.class, description = "the database: ${COMPLETION-CANDIDATES}")
+    Dialect dialect;
+
+    @Parameters(index = "1..*", paramLabel = "<part>", converter = PartName.class,
+            completionCandidates = PartNames.class, description = "${COMPLETION-CANDIDATES} (default: every part"
+            + " that ships for the dialect)")
+    List<GatewaySchema> parts;
 
     @Override
-    public int run(List<String> args, PrintStream out) {
-        if (args.isEmpty() || args.get(0).equals("--help")) {
-            out.println(usage());
-            return args.isEmpty() ? 2 : 0;
-        }
-        Optional<Dialect> dialect = Arrays.stream(Dialect.values()).filter(d -> d.id().equals(args.get(0)))
-                .findFirst();
-        if (dialect.isEmpty()) {
-            out.println("error: unknown dialect '" + args.get(0) + "'\n" + usage());
-            return 2;
-        }
-        List<GatewaySchema> parts = new ArrayList<>();
-        for (String word : args.subList(1, args.size())) {
-            Optional<GatewaySchema> part = GatewaySchema.ofPart(word);
-            if (part.isEmpty()) {
-                out.println("error: unknown part '" + word + "'\n" + usage());
-                return 2;
+    public int run(PrintStream out) {
+        List<GatewaySchema> printed = parts != null ? parts
+                : Arrays.stream(GatewaySchema.values()).filter(p -> p.existsFor(dialect)).toList();
+        for (GatewaySchema part : printed) {
+            if (!part.existsFor(dialect)) {
+                throw new ParameterException(spec.commandLine(), "no " + part.part() + " DDL ships for "
+                        + dialect.id());
             }
-            if (!part.get().existsFor(dialect.get())) {
-                out.println("error: no " + word + " DDL ships for " + dialect.get().id());
-                return 2;
-            }
-            parts.add(part.get());
         }
-        if (parts.isEmpty()) {
-            Arrays.stream(GatewaySchema.values()).filter(p -> p.existsFor(dialect.get())).forEach(parts::add);
-        }
-        for (GatewaySchema part : parts) {
-            out.println("-- ==== " + part.part() + ": " + part.summary() + " (ddl/" + dialect.get().id() + "/"
+        for (GatewaySchema part : printed) {
+            out.println("-- ==== " + part.part() + ": " + part.summary() + " (ddl/" + dialect.id() + "/"
                     + part.script() + ")");
-            out.println(part.ddl(dialect.get()).strip());
+            out.println(part.ddl(dialect).strip());
             out.println();
         }
         return 0;
+    }
+
+    /** A dialect by its id ({@code postgresql}, {@code mariadb}, ...). */
+    static final class DialectId implements ITypeConverter<Dialect> {
+        @Override
+        public Dialect convert(String id) {
+            return Arrays.stream(Dialect.values()).filter(d -> d.id().equals(id)).findFirst()
+                    .orElseThrow(() -> new TypeConversionException("unknown dialect '" + id + "'"));
+        }
+    }
+
+    static final class DialectIds implements Iterable<String> {
+        @Override
+        public Iterator<String> iterator() {
+            return Arrays.stream(Dialect.values()).map(Dialect::id).iterator();
+        }
+    }
+
+    /** A part of the schema by its word ({@code outbox}, {@code relay}, ...). */
+    static final class PartName implements ITypeConverter<GatewaySchema> {
+        @Override
+        public GatewaySchema convert(String word) {
+            return GatewaySchema.ofPart(word)
+                    .orElseThrow(() -> new TypeConversionException("unknown part '" + word + "'"));
+        }
+    }
+
+    static final class PartNames implements Iterable<String> {
+        @Override
+        public Iterator<String> iterator() {
+            return Arrays.stream(GatewaySchema.values()).map(GatewaySchema::part).iterator();
+        }
     }
 }

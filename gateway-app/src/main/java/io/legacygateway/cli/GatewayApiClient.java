@@ -1,14 +1,16 @@
 package io.legacygateway.cli;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.net.URI;
+import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Base64;
-import java.util.List;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.stream.Collectors;
 
@@ -16,39 +18,41 @@ import java.util.stream.Collectors;
  * How operator commands talk to a running gateway: its REST API under {@code /api}, with HTTP Basic. The gateway may
  * run an embedded broker, so commands that act on the broker go through the gateway rather than around it.
  *
- * <p>Options (taken out of the command's arguments): {@code --gateway=http://127.0.0.1:8080} (or env
+ * <p>Commands build it from their {@link GatewayApiOptions}: {@code --gateway=http://127.0.0.1:8080} (or env
  * {@code GATEWAY_URL}), {@code --user=...} and {@code --password=...} (or env {@code GATEWAY_USER},
  * {@code GATEWAY_PASSWORD}).
  */
 public final class GatewayApiClient {
 
+    private static final ObjectMapper JSON = new ObjectMapper();
+
     private final String base;
     private final String authorization;
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
 
-    private GatewayApiClient(String base, String user, String password) {
+    /**
+     * @param base     the gateway's base URL, without {@code /api}
+     * @param user     the HTTP Basic user, or {@code null} to send no credentials
+     * @param password its password ({@code null}: empty)
+     */
+    public GatewayApiClient(String base, String user, String password) {
         this.base = base.endsWith("/") ? base.substring(0, base.length() - 1) : base;
         this.authorization = user == null ? null : "Basic " + Base64.getEncoder()
                 .encodeToString((user + ":" + (password == null ? "" : password)).getBytes(StandardCharsets.UTF_8));
     }
 
-    /** Builds a client from {@code --gateway/--user/--password} in {@code args} (removed from it) or the environment. */
-    public static GatewayApiClient from(List<String> args) {
-        String url = option(args, "gateway", System.getenv().getOrDefault("GATEWAY_URL", "http://127.0.0.1:8080"));
-        String user = option(args, "user", System.getenv("GATEWAY_USER"));
-        String password = option(args, "password", System.getenv("GATEWAY_PASSWORD"));
-        return new GatewayApiClient(url, user, password);
-    }
-
-    /** Removes {@code --name=value} from {@code args} and returns the value, or the fallback. */
-    public static String option(List<String> args, String name, String fallback) {
-        String prefix = "--" + name + "=";
-        for (int i = 0; i < args.size(); i++) {
-            if (args.get(i).startsWith(prefix)) {
-                return args.remove(i).substring(prefix.length());
+    /**
+     * Query parameters or body fields from names and values given in turn ({@code "eventType", type, ...}): the
+     * names whose value is not {@code null}, in that order.
+     */
+    public static Map<String, String> parameters(String... namesAndValues) {
+        Map<String, String> parameters = new LinkedHashMap<>();
+        for (int i = 0; i + 1 < namesAndValues.length; i += 2) {
+            if (namesAndValues[i + 1] != null) {
+                parameters.put(namesAndValues[i], namesAndValues[i + 1]);
             }
         }
-        return fallback;
+        return parameters;
     }
 
     public Response get(String path, Map<String, String> query) throws IOException, InterruptedException {
@@ -62,8 +66,19 @@ public final class GatewayApiClient {
 
     /** Status and body of a response. */
     public record Response(int status, String body) {
+
         public boolean ok() {
             return status / 100 == 2;
+        }
+
+        /** {@code error: HTTP <status>}, and the body when there is one: what a command prints for a refusal. */
+        public String error() {
+            return "error: HTTP " + status + (body == null || body.isBlank() ? "" : ": " + body);
+        }
+
+        /** The body, a JSON document, indented for a reader. */
+        public String prettyJson() throws IOException {
+            return JSON.writerWithDefaultPrettyPrinter().writeValueAsString(JSON.readTree(body));
         }
     }
 
@@ -83,7 +98,7 @@ public final class GatewayApiClient {
 
     private URI uri(String path, Map<String, String> query) {
         String q = query.entrySet().stream().filter(e -> e.getValue() != null)
-                .map(e -> e.getKey() + "=" + java.net.URLEncoder.encode(e.getValue(), StandardCharsets.UTF_8))
+                .map(e -> e.getKey() + "=" + URLEncoder.encode(e.getValue(), StandardCharsets.UTF_8))
                 .collect(Collectors.joining("&"));
         return URI.create(base + path + (q.isEmpty() ? "" : "?" + q));
     }

@@ -1,21 +1,21 @@
 package io.legacygateway.cli;
 
 import java.io.PrintStream;
-import java.util.List;
 
 /**
- * A subcommand of the gateway jar: {@code java -jar gateway-app.jar <name> [arguments]}, listed with its name and
- * summary in {@link GatewayCommands}. A remote command (a client of a running gateway's REST API) is a plain object
- * run without Spring; a configured command is a bean of a context built from the same configuration as the gateway
- * (profiles, {@code gateway.datasources}, broker settings) but without web server, routes or demo traffic. The
- * process exits with the returned status.
+ * A command of the gateway jar that reads no configuration: a client of a running gateway's REST API
+ * ({@link GatewayApiOptions}), or one that needs nothing but its arguments. It is a picocli {@code @Command}: picocli
+ * sets its {@code @Option} and {@code @Parameters} fields from the arguments before {@link #run} (bad usage never
+ * reaches it), and it runs in a plain JVM, without a Spring context ({@link GatewayCli}).
+ *
+ * <p>A command class is read by picocli whenever the jar parses arguments, also for {@code help}: the types in its
+ * fields' and methods' signatures are loaded then, so they name no Spring context, Camel, broker, pool or driver type.
  */
 public interface GatewayCommand {
 
     /**
-     * @param args the arguments after the command name ({@code --key=value} Spring options already removed)
-     * @param out  where the command writes its report
-     * @return the process exit status: 0 success, 1 a finding the caller must act on, 2 bad usage
+     * @param out where the command writes its report
+     * @return the process exit status: 0 done, 1 a finding the caller must act on or a refusal, 2 bad usage
      */
-    int run(List<String> args, PrintStream out) throws Exception;
+    int run(PrintStream out) throws Exception;
 }

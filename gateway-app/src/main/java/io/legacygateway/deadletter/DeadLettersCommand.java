@@ -4,255 +4,220 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.legacygateway.cli.GatewayApiClient;
+import io.legacygateway.cli.GatewayApiOptions;
 import io.legacygateway.cli.GatewayCommand;
 import java.io.PrintStream;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
-import java.util.List;
 import java.util.Map;
-import java.util.Set;
+import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
 
 /**
  * {@code java -jar gateway-app.jar dlq list|show|redeliver ...}: dead letters from the command line, through a running
- * gateway's REST API ({@link GatewayApiClient}: {@code --gateway=URL --user= --password=}), because the broker may be
- * embedded in the gateway. {@code redeliver} needs {@code --dry-run} or {@code --execute}: it never moves messages
- * by default. Exit status: 0 done, 1 the gateway refused or a redelivery stopped or failed, 2 bad usage.
+ * gateway's REST API ({@link GatewayApiOptions}), because the broker may be embedded in the gateway. {@code redeliver}
+ * needs {@code --dry-run} or {@code --execute}: it never moves messages by default. {@code --json} prints the API's
+ * JSON instead of tables. Exit status: 0 done, 1 the gateway refused or a redelivery stopped or failed, 2 bad usage
+ * (also when the gateway answers 400).
  */
-public class DeadLettersCommand implements GatewayCommand {
+@Command(name = "dlq", description = "dead letters on a running gateway: list, show, redeliver",
+        subcommands = {DeadLettersCommand.ListQueues.class, DeadLettersCommand.Show.class,
+                DeadLettersCommand.Redeliver.class})
+public class DeadLettersCommand {
 
-    static final String USAGE = """
-            Usage: dlq list                       dead-letter queues and their dead letters grouped by reason and type
-                   dlq show [FILTER] [--offset=0] [--limit=50] [--body]
-                                                  the dead letters a filter selects, with their inbox status
-                   dlq show ID                    one dead letter (JMS message id or event id) with its body
-                                                  (--body and show ID need an OPERATOR login)
-                   dlq redeliver (--dry-run | --execute) [FILTER] [--ids=ID,...] [--rate=N]
-                                 [--inbox-policy=SKIP_APPLIED|REDELIVER_ALL|RELEASE_INBOX_AND_REDELIVER]
-                                 [--force] [--discard-applied]
-            FILTER: --queue=DLQ.x|x --type= --subject= --reason-class= --reason= --consumer= --from= --to= --ids=
-            Gateway: --gateway=http://127.0.0.1:8080 --user= --password= (or GATEWAY_URL, GATEWAY_USER,
-                     GATEWAY_PASSWORD); --json prints the API's JSON""";
+    private static final ObjectMapper JSON = new ObjectMapper();
 
-    private static final Map<String, String> FILTER_OPTIONS = Map.of("queue", "queue", "type", "type", "subject",
-            "subject", "reason-class", "reasonClass", "reason", "reason", "consumer", "consumer", "from", "from", "to",
-            "to", "ids", "ids");
-    private static final Set<String> FLAGS = Set.of("dry-run", "execute", "force", "discard-applied", "body", "json");
+    /**
+     * A call of the dead-letter API: its answer printed as tables, or as the API's JSON with {@code --json}; a refusal
+     * prints the body and its status, exit 2 for HTTP 400 (bad usage the gateway found), else 1.
+     */
+    abstract static class DeadLetterCall implements GatewayCommand {
 
-    private final ObjectMapper json = new ObjectMapper();
+        @Option(names = "--json", description = "print the API's JSON")
+        boolean json;
 
-    @Override
-    public int run(List<String> arguments, PrintStream out) throws Exception {
-        List<String> args = new ArrayList<>(arguments);
-        GatewayApiClient api = GatewayApiClient.from(args);
-        Map<String, String> options = new LinkedHashMap<>();
-        Set<String> flags = new LinkedHashSet<>();
-        List<String> words = new ArrayList<>();
-        for (String a : args) {
-            if (a.startsWith("--") && a.contains("=")) {
-                options.put(a.substring(2, a.indexOf('=')), a.substring(a.indexOf('=') + 1));
-            } else if (a.startsWith("--")) {
-                flags.add(a.substring(2));
-            } else {
-                words.add(a);
-            }
-        }
-        for (String f : flags) {
-            if (!FLAGS.contains(f)) {
-                return usage(out, "unknown option --" + f);
-            }
-        }
-        if (words.isEmpty()) {
-            return usage(out, null);
-        }
-        Map<String, String> filter = new LinkedHashMap<>();
-        for (Map.Entry<String, String> o : options.entrySet()) {
-            if (FILTER_OPTIONS.containsKey(o.getKey())) {
-                filter.put(FILTER_OPTIONS.get(o.getKey()), o.getValue());
-            } else if (!Set.of("offset", "limit", "rate", "inbox-policy").contains(o.getKey())) {
-                return usage(out, "unknown option --" + o.getKey());
-            }
-        }
-        boolean raw = flags.contains("json");
-        switch (words.get(0)) {
-            case "list" -> {
-                return words.size() == 1 ? list(api, raw, out) : usage(out, "list takes no arguments");
-            }
-            case "show" -> {
-                if (words.size() > 2) {
-                    return usage(out, "show takes at most one id");
-                }
-                if (words.size() == 2) {
-                    filter.put("ids", words.get(1));
-                    flags.add("body");
-                }
-                return show(api, filter, options, flags, raw, out);
-            }
-            case "redeliver" -> {
-                if (words.size() != 1) {
-                    return usage(out, "redeliver takes options only");
-                }
-                if (flags.contains("dry-run") == flags.contains("execute")) {
-                    return usage(out, "redeliver needs exactly one of --dry-run and --execute");
-                }
-                return redeliver(api, filter, options, flags, raw, out);
-            }
-            default -> {
-                return usage(out, "unknown subcommand '" + words.get(0) + "'");
-            }
-        }
-    }
+        @Mixin
+        GatewayApiOptions gateway;
 
-    private int list(GatewayApiClient api, boolean raw, PrintStream out) throws Exception {
-        GatewayApiClient.Response r = api.get("/api/dead-letters", Map.of());
-        if (!r.ok() || raw) {
-            return print(r, out);
-        }
-        JsonNode o = json.readTree(r.body());
-        out.printf("Dead-letter address %s: %d queue(s), %d dead letter(s) examined%n", o.path("address").asText(),
-                o.path("queues").size(), o.path("examined").asInt());
-        out.printf("%-40s %8s  %s%n", "QUEUE", "DEPTH", "ORIGINAL ADDRESS");
-        for (JsonNode q : o.path("queues")) {
-            out.printf("%-40s %8d  %s%n", q.path("name").asText(), q.path("depth").asLong(),
-                    text(q, "originalAddress"));
-        }
-        out.println();
-        if (o.path("groups").isEmpty()) {
-            out.println("No dead letters.");
-        } else {
-            out.printf("%-32s %-18s %-18s %5s %7s  %-20s  %-20s  %s%n", "QUEUE", "REASON CLASS", "EVENT TYPE",
-                    "COUNT", "APPLIED", "OLDEST", "NEWEST", "REASON");
-            for (JsonNode g : o.path("groups")) {
-                out.printf("%-32s %-18s %-18s %5d %7d  %-20s  %-20s  %s%n", g.path("queue").asText(),
-                        text(g, "reasonClass"), text(g, "eventType"), g.path("count").asInt(), g.path("applied").asInt(),
-                        time(g, "oldest"), time(g, "newest"), shorten(text(g, "reason"), 120));
-            }
-        }
-        for (JsonNode t : o.path("truncated")) {
-            out.println("Only the first messages of " + t.asText() + " were examined (gateway.dead-letters.browse-limit).");
-        }
-        return 0;
-    }
+        abstract GatewayApiClient.Response call(GatewayApiClient api) throws Exception;
 
-    private int show(GatewayApiClient api, Map<String, String> filter, Map<String, String> options, Set<String> flags,
-                     boolean raw, PrintStream out) throws Exception {
-        Map<String, String> query = new LinkedHashMap<>(filter);
-        query.put("offset", options.get("offset"));
-        query.put("limit", options.get("limit"));
-        query.put("body", flags.contains("body") ? "true" : null);
-        GatewayApiClient.Response r = api.get("/api/dead-letters/messages", query);
-        if (!r.ok() || raw) {
-            return print(r, out);
-        }
-        JsonNode page = json.readTree(r.body());
-        out.printf("%d dead letter(s) selected; showing %d from %d%n", page.path("total").asInt(),
-                page.path("messages").size(), page.path("offset").asInt());
-        for (JsonNode m : page.path("messages")) {
-            out.println();
-            out.printf("%s on %s (from %s)%n", m.path("messageId").asText(), m.path("queue").asText(),
-                    text(m, "originalQueue").equals("-") ? text(m, "originalAddress")
-                            : text(m, "originalAddress") + "::" + text(m, "originalQueue"));
-            out.printf("  event %s  type %s  subject %s  group %s%n", text(m, "eventId"), text(m, "eventType"),
-                    text(m, "subject"), text(m, "groupId"));
-            out.printf("  %s at %s by %s, delivery %s, redelivered %d time(s) before%n", text(m, "reasonClass"),
-                    text(m, "deadLetteredAt"), text(m, "consumer"), text(m, "deliveryCount"),
-                    m.path("redeliveryCount").asInt());
-            out.printf("  reason: %s%n", text(m, "reason"));
-            JsonNode inbox = m.path("inbox");
-            out.printf("  inbox: %s%s%n", text(inbox, "state"), inbox.has("consumer") ? " (consumer "
-                    + text(inbox, "consumer") + ")" : "");
-            if (m.has("body")) {
-                out.printf("  body: %s%n", m.path("body").asText());
-            }
-        }
-        return 0;
-    }
+        /** Prints the answer for a reader. */
+        abstract void render(JsonNode answer, PrintStream out);
 
-    private int redeliver(GatewayApiClient api, Map<String, String> filter, Map<String, String> options,
-                          Set<String> flags, boolean raw, PrintStream out) throws Exception {
-        ObjectNode body = json.createObjectNode();
-        body.put("dryRun", flags.contains("dry-run"));
-        ObjectNode f = body.putObject("filter");
-        filter.forEach(f::put);
-        if (options.containsKey("rate")) {
-            try {
-                body.put("ratePerSecond", Integer.parseInt(options.get("rate")));
-            } catch (NumberFormatException e) {
-                return usage(out, "--rate: '" + options.get("rate") + "' is not an integer");
-            }
-        }
-        if (options.containsKey("inbox-policy")) {
-            body.put("inboxPolicy", options.get("inbox-policy"));
-        }
-        body.put("force", flags.contains("force"));
-        body.put("discardApplied", flags.contains("discard-applied"));
-        GatewayApiClient.Response r = api.post("/api/dead-letters/redeliver", json.writeValueAsString(body));
-        if (!r.ok() || raw) {
-            int status = print(r, out);
-            return status != 0 ? status : json.readTree(r.body()).path("failed").asInt() > 0
-                    || json.readTree(r.body()).has("error") ? 1 : 0;
-        }
-        JsonNode report = json.readTree(r.body());
-        out.println((report.path("dryRun").asBoolean() ? "DRY RUN (nothing moved): " : "")
-                + "selected " + report.path("selected").asInt() + ": "
-                + (report.path("dryRun").asBoolean() ? "would move " : "moved ") + report.path("moved").asInt()
-                + ", skipped (applied) " + report.path("skippedApplied").asInt() + ", discarded (applied) "
-                + report.path("discarded").asInt() + ", inbox rows released " + report.path("released").asInt()
-                + ", refused " + report.path("refused").asInt() + ", gone " + report.path("gone").asInt()
-                + ", failed " + report.path("failed").asInt() + ", not attempted "
-                + report.path("notAttempted").asInt());
-        out.println("Selection: " + report.path("selection").asText());
-        for (JsonNode w : report.path("warnings")) {
-            out.println("WARNING: " + w.asText());
-        }
-        if (report.has("error")) {
-            out.println("STOPPED: " + report.path("error").asText());
-        }
-        if (!report.path("items").isEmpty()) {
-            out.printf("%-26s %-42s %-46s %-17s %s%n", "OUTCOME", "MESSAGE", "EVENT", "INBOX", "TARGET / DETAIL");
-            for (JsonNode i : report.path("items")) {
-                out.printf("%-26s %-42s %-46s %-17s %s%s%n", i.path("outcome").asText(), i.path("messageId").asText(),
-                        text(i, "eventId"), text(i.path("inbox"), "state"), text(i, "target"),
-                        i.has("detail") ? " (" + i.path("detail").asText() + ")" : "");
-            }
-        }
-        return report.path("failed").asInt() > 0 || report.has("error") ? 1 : 0;
-    }
-
-    private static int print(GatewayApiClient.Response r, PrintStream out) {
-        out.println(r.body());
-        if (r.ok()) {
+        /** The exit status of an answer the gateway accepted. */
+        int status(JsonNode answer) {
             return 0;
         }
-        out.println("The gateway answered HTTP " + r.status());
-        return r.status() == 400 ? 2 : 1;
-    }
 
-    private static int usage(PrintStream out, String problem) {
-        if (problem != null) {
-            out.println("dlq: " + problem);
-        }
-        out.println(USAGE);
-        return 2;
-    }
-
-    private static String text(JsonNode node, String field) {
-        JsonNode v = node.path(field);
-        return v.isMissingNode() || v.isNull() ? "-" : v.asText();
-    }
-
-    /** An instant to the second, for tables. */
-    private static String time(JsonNode node, String field) {
-        String t = text(node, field);
-        try {
-            return java.time.Instant.parse(t).truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString();
-        } catch (java.time.format.DateTimeParseException e) {
-            return t;
+        @Override
+        public final int run(PrintStream out) throws Exception {
+            GatewayApiClient.Response r = call(gateway.client());
+            if (!r.ok()) {
+                out.println(r.body());
+                out.println("The gateway answered HTTP " + r.status());
+                return r.status() == 400 ? 2 : 1;
+            }
+            JsonNode answer = JSON.readTree(r.body());
+            if (json) {
+                out.println(r.body());
+            } else {
+                render(answer, out);
+            }
+            return status(answer);
         }
     }
 
-    private static String shorten(String s, int max) {
-        String oneLine = s.replaceAll("\\s+", " ");
-        return oneLine.length() <= max ? oneLine : oneLine.substring(0, max - 1) + "…";
+    @Command(name = "list", description = "the dead-letter queues, and their dead letters grouped by reason and type")
+    static final class ListQueues extends DeadLetterCall {
+
+        @Override
+        GatewayApiClient.Response call(GatewayApiClient api) throws Exception {
+            return api.get("/api/dead-letters", Map.of());
+        }
+
+        @Override
+        void render(JsonNode answer, PrintStream out) {
+            DeadLetterTables.overview(answer, out);
+        }
+    }
+
+    @Command(name = "show", description = {"the dead letters a filter selects, with their inbox status; or one with its"
+            + " body", "Bodies (--body, show ID) need an OPERATOR login."})
+    static final class Show extends DeadLetterCall {
+
+        @Parameters(arity = "0..1", paramLabel = "ID", description = "one dead letter, by JMS message id or event id,"
+                + " with its body")
+        String id;
+
+        @Mixin
+        Selection selection;
+
+        @Option(names = "--offset", paramLabel = "N", description = "skip the first N selected (default 0)")
+        Integer offset;
+
+        @Option(names = "--limit", paramLabel = "N", description = "show at most N (default 50)")
+        Integer limit;
+
+        @Option(names = "--body", description = "with their bodies")
+        boolean body;
+
+        @Override
+        GatewayApiClient.Response call(GatewayApiClient api) throws Exception {
+            Map<String, String> query = selection.filter();
+            query.putAll(GatewayApiClient.parameters("ids", id, "offset", text(offset), "limit", text(limit),
+                    "body", body || id != null ? "true" : null));
+            return api.get("/api/dead-letters/messages", query);
+        }
+
+        @Override
+        void render(JsonNode answer, PrintStream out) {
+            DeadLetterTables.page(answer, out);
+        }
+
+        private static String text(Integer number) {
+            return number == null ? null : number.toString();
+        }
+    }
+
+    @Command(name = "redeliver", description = {"move the dead letters a filter selects back to their queues: --dry-run"
+            + " or --execute", "Exit 1 when the gateway refused, or the run stopped or failed for one of them."})
+    static final class Redeliver extends DeadLetterCall {
+
+        @ArgGroup(multiplicity = "1")
+        Mode mode;
+
+        @Mixin
+        Selection selection;
+
+        @Option(names = "--rate", paramLabel = "N", description = "messages per second (default:"
+                + " gateway.dead-letters.default-rate-per-second)")
+        Integer rate;
+
+        @Option(names = "--inbox-policy", paramLabel = "POLICY", description = "for dead letters the consumer's inbox"
+                + " has applied: SKIP_APPLIED (default), REDELIVER_ALL or RELEASE_INBOX_AND_REDELIVER")
+        String inboxPolicy;
+
+        @Option(names = "--force", description = "also dead letters older than the replay horizon")
+        boolean force;
+
+        @Option(names = "--discard-applied", description = "with SKIP_APPLIED: remove the applied ones from their"
+                + " queue")
+        boolean discardApplied;
+
+        @Override
+        GatewayApiClient.Response call(GatewayApiClient api) throws Exception {
+            ObjectNode body = JSON.createObjectNode();
+            body.put("dryRun", mode.dryRun);
+            ObjectNode filter = body.putObject("filter");
+            selection.filter().forEach(filter::put);
+            if (rate != null) {
+                body.put("ratePerSecond", rate);
+            }
+            if (inboxPolicy != null) {
+                body.put("inboxPolicy", inboxPolicy);
+            }
+            body.put("force", force);
+            body.put("discardApplied", discardApplied);
+            return api.post("/api/dead-letters/redeliver", JSON.writeValueAsString(body));
+        }
+
+        @Override
+        void render(JsonNode answer, PrintStream out) {
+            DeadLetterTables.redelivery(answer, out);
+        }
+
+        /** 1 when a dead letter failed or the run stopped. */
+        @Override
+        int status(JsonNode report) {
+            return report.path("failed").asInt() > 0 || report.has("error") ? 1 : 0;
+        }
+    }
+
+    /** Whether a redelivery moves anything: exactly one of the two. */
+    static final class Mode {
+
+        @Option(names = "--dry-run", required = true, description = "report what it would move, move nothing")
+        boolean dryRun;
+
+        @Option(names = "--execute", required = true, description = "move them")
+        boolean execute;
+    }
+
+    /** Which dead letters: the filter {@code show} and {@code redeliver} share, as the API's parameters. */
+    static final class Selection {
+
+        @Option(names = "--queue", paramLabel = "QUEUE", description = "on this dead-letter queue (DLQ.x or x)")
+        String queue;
+
+        @Option(names = "--type", paramLabel = "TYPE", description = "of this event type")
+        String type;
+
+        @Option(names = "--subject", paramLabel = "SUBJECT", description = "of this subject")
+        String subject;
+
+        @Option(names = "--reason-class", paramLabel = "CLASS", description = "dead-lettered for this class of"
+                + " reason (BUSINESS_RULE, ..., BROKER)")
+        String reasonClass;
+
+        @Option(names = "--reason", paramLabel = "TEXT", description = "whose reason contains this text")
+        String reason;
+
+        @Option(names = "--consumer", paramLabel = "CONSUMER", description = "dead-lettered by this inbox consumer")
+        String consumer;
+
+        @Option(names = "--from", paramLabel = "ISO", description = "dead-lettered at or after this instant")
+        String from;
+
+        @Option(names = "--to", paramLabel = "ISO", description = "dead-lettered before this instant")
+        String to;
+
+        @Option(names = "--ids", paramLabel = "ID,...", description = "these JMS message ids or event ids")
+        String ids;
+
+        Map<String, String> filter() {
+            return GatewayApiClient.parameters("queue", queue, "type", type, "subject", subject, "reasonClass",
+                    reasonClass, "reason", reason, "consumer", consumer, "from", from, "to", to, "ids", ids);
+        }
     }
 }

@@ -3,51 +3,59 @@ package io.legacygateway.reconciliation;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.legacygateway.cli.GatewayApiClient;
+import io.legacygateway.cli.GatewayApiOptions;
 import io.legacygateway.cli.GatewayCommand;
 import java.io.PrintStream;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
 
 /**
  * {@code java -jar gateway-app.jar reconcile [relay] [--all] [--intent-id=ID] [--json]}: the reconciliation report of a
- * running gateway, through its REST API ({@link GatewayApiClient}: {@code --gateway=http://host:8080 --user=...
+ * running gateway, through its REST API ({@link GatewayApiOptions}: {@code --gateway=http://host:8080 --user=...
  * --password=...} or {@code GATEWAY_URL}, {@code GATEWAY_USER}, {@code GATEWAY_PASSWORD}). Exits 1 when an intent needs
- * attention (any decision but DOMAIN_AND_INTENT_COMMITTED), so that a scheduler can alert on it.
+ * attention (any decision but DOMAIN_AND_INTENT_COMMITTED), so that a scheduler can alert on it, and when the gateway
+ * refuses.
  */
+@Command(name = "reconcile", description = "the reconciliation report of a running gateway; exit 1 on findings")
 public class ReconcileCommand implements GatewayCommand {
 
-    private final ObjectMapper json = new ObjectMapper().findAndRegisterModules()
+    private static final ObjectMapper JSON = new ObjectMapper().findAndRegisterModules()
             .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
 
+    @Parameters(arity = "0..1", paramLabel = "<relay>", description = "only this relay's intents (default: every"
+            + " relay's)")
+    String relay;
+
+    @Option(names = "--all", description = "every intent, also those that need no attention")
+    boolean all;
+
+    @Option(names = "--intent-id", paramLabel = "ID",
+            description = "only the intent of this id (its Intent ID in the report)")
+    String intentId;
+
+    @Option(names = "--json", description = "print the API's JSON")
+    boolean json;
+
+    @Mixin
+    GatewayApiOptions gateway;
+
     @Override
-    public int run(List<String> arguments, PrintStream out) throws Exception {
-        List<String> args = new ArrayList<>(arguments);
-        GatewayApiClient api = GatewayApiClient.from(args);
+    public int run(PrintStream out) throws Exception {
         Map<String, String> query = new LinkedHashMap<>();
-        query.put("all", String.valueOf(args.remove("--all")));
-        boolean raw = args.remove("--json");
-        String intent = GatewayApiClient.option(args, "intent-id", null);
-        if (intent != null) {
-            query.put("intentId", intent);
-        }
-        if (!args.isEmpty() && !args.get(0).startsWith("--")) {
-            query.put("relay", args.remove(0));
-        }
-        if (!args.isEmpty()) {
-            out.println("error: unknown argument '" + args.get(0) + "'\nusage: reconcile [relay] [--all]"
-                    + " [--intent-id=ID] [--json] [--gateway=URL --user=U --password=P]");
-            return 2;
-        }
-        GatewayApiClient.Response response = api.get("/api/reconciliation", query);
+        query.put("all", String.valueOf(all));
+        query.put("intentId", intentId);
+        query.put("relay", relay);
+        GatewayApiClient.Response response = gateway.client().get("/api/reconciliation", query);
         if (!response.ok()) {
-            out.println("error: HTTP " + response.status() + (response.body() == null ? "" : ": " + response.body()));
+            out.println(response.error());
             return 1;
         }
-        Reconciliation.Report report = json.readValue(response.body(), Reconciliation.Report.class);
-        out.println(raw ? json.writerWithDefaultPrettyPrinter().writeValueAsString(json.readTree(response.body()))
-                : report.render());
+        Reconciliation.Report report = JSON.readValue(response.body(), Reconciliation.Report.class);
+        out.println(json ? response.prettyJson() : report.render());
         return report.findings() ? 1 : 0;
     }
 }

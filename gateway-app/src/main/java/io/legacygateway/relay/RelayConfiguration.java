@@ -10,7 +10,6 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.core.env.ConfigurableEnvironment;
 
 /**
  * The outbox relays: the factory that the {@code outbox-relay} route template calls for each relay, the template's
@@ -38,11 +37,5 @@ public class RelayConfiguration {
     @Bean
     OutboxRelayTemplate outboxRelayTemplate(OutboxRelayFactory factory) {
         return new OutboxRelayTemplate(factory);
-    }
-
-    /** {@code java -jar gateway-app.jar relay explain <relay>}: a relay's statements and their plans. */
-    @Bean
-    RelayExplainCommand relayExplainCommand(OutboxRelayFactory relays, ConfigurableEnvironment environment) {
-        return new RelayExplainCommand(relays, environment);
     }
 }

@@ -4,7 +4,8 @@ import io.legacygateway.adapters.outbox.OutboxExplain;
 import io.legacygateway.adapters.outbox.OutboxStatements;
 import io.legacygateway.adapters.outbox.OutboxStore;
 import io.legacygateway.adapters.outbox.ZeroWriteReader;
-import io.legacygateway.cli.GatewayCommand;
+import io.legacygateway.cli.CommandBeans;
+import io.legacygateway.cli.ConfiguredCommand;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
@@ -13,12 +14,15 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.springframework.core.env.CommandLinePropertySource;
 import org.springframework.core.env.ConfigurableEnvironment;
 import org.springframework.core.env.PropertySource;
-import org.springframework.core.env.CommandLinePropertySource;
 import org.springframework.core.io.Resource;
 import org.springframework.core.io.support.PathMatchingResourcePatternResolver;
 import org.yaml.snakeyaml.Yaml;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
 
 /**
  * {@code java -jar gateway-app.jar relay explain <relay> [--routes=PATTERN]}: prints the statements of one relay of
@@ -33,45 +37,25 @@ import org.yaml.snakeyaml.Yaml;
  * parsing and {@link OutboxRelayFactory} as at startup, so a relay that would not start fails here with the same
  * message. Exit 0 when the claim reads such an index, 1 when it does not.
  */
-public class RelayExplainCommand implements GatewayCommand {
+@Command(name = "explain", description = {"a relay's statements and the database's plans for them; exit 1 when the"
+        + " claim reads no index of waiting rows only",
+        "Reads the gateway's configuration (Spring options before the command word) and runs only EXPLAIN and a plain"
+        + " read of waiting rows."})
+public class RelayExplainCommand implements ConfiguredCommand {
 
     static final String ROUTES_PROPERTY = "camel.main.routes-include-pattern";
 
-    private final OutboxRelayFactory relays;
-    private final ConfigurableEnvironment environment;
+    @Parameters(paramLabel = "<relay>", description = "the relay's name (its relay parameter in the route YAML)")
+    String name;
 
-    public RelayExplainCommand(OutboxRelayFactory relays, ConfigurableEnvironment environment) {
-        this.relays = relays;
-        this.environment = environment;
-    }
-
-    private static String usage() {
-        return """
-                usage: relay explain <relay> [--routes=file:routes/outbox/*.yaml]
-                  prints the relay's statements, the database's plans for them, and whether the claim reads an
-                  index that holds only waiting rows (exit 1 when it does not)""";
-    }
+    @Option(names = "--routes", paramLabel = "PATTERN", description = "the route files to find it in, e.g."
+            + " file:routes/outbox/*.yaml (default: " + ROUTES_PROPERTY + " as configured)")
+    String routes;
 
     @Override
-    public int run(List<String> arguments, PrintStream out) throws Exception {
-        List<String> args = new ArrayList<>(arguments);
-        String routes = null;
-        for (var it = args.iterator(); it.hasNext(); ) {
-            String a = it.next();
-            if (a.startsWith("--routes=")) {
-                routes = a.substring("--routes=".length());
-                it.remove();
-            }
-        }
-        if (args.size() != 1 || args.get(0).startsWith("--")) {
-            out.println("error: " + (args.isEmpty() ? "name the relay" : "unknown argument '" + args.get(args.size() - 1) + "'"));
-            out.println(usage());
-            return 2;
-        }
-        String name = args.get(0);
-        String pattern = routes != null ? routes : configuredRoutes();
-        Map<String, Object> parameters = relayParameters(pattern, name);
-        OutboxRelay relay = relays.create(parameters);
+    public int run(CommandBeans beans, PrintStream out) throws Exception {
+        String pattern = routes != null ? routes : configuredRoutes(beans);
+        OutboxRelay relay = beans.get(OutboxRelayFactory.class).create(relayParameters(pattern, name));
         if (relay.source() instanceof ZeroWriteReader reader) {
             out.println("relay '" + name + "': markMode ZERO_WRITE reads by commit horizon and claims no rows; its"
                     + " reads, rendered once when the relay is built (no plans are printed for them):");
@@ -79,9 +63,13 @@ public class RelayExplainCommand implements GatewayCommand {
             reader.statements().all().forEach(s -> out.println(s.describe()));
             return 0;
         }
-        OutboxStore store = (OutboxStore) relay.source();
+        return explain((OutboxStore) relay.source(), relay.settings().batchSize(), out);
+    }
+
+    /** The store's statements and their plans; 0 when the claim reads an index of waiting rows only, else 1. */
+    private int explain(OutboxStore store, int batchSize, PrintStream out) {
         out.println("relay '" + name + "': " + store.dialect().id() + " table " + store.mapping().table().name()
-                + ", markMode " + store.mapping().markMode() + ", batch " + relay.settings().batchSize());
+                + ", markMode " + store.mapping().markMode() + ", batch " + batchSize);
         out.println();
         out.println("Statements, rendered once when the relay is built (binds in order; [name] is supplied by each"
                 + " cycle, the rest are constants):");
@@ -94,7 +82,7 @@ public class RelayExplainCommand implements GatewayCommand {
                 out.println(s.describe());
             }
         }
-        OutboxExplain.Report report = OutboxExplain.explain(store, relay.settings().batchSize(), Instant.now());
+        OutboxExplain.Report report = OutboxExplain.explain(store, batchSize, Instant.now());
         for (OutboxExplain.Plan plan : report.plans()) {
             out.println("-- plan of " + plan.statement() + (plan.example().isEmpty() ? "" : " (example binds: "
                     + plan.example() + ")"));
@@ -115,8 +103,8 @@ public class RelayExplainCommand implements GatewayCommand {
     }
 
     /** The route pattern as the gateway's configuration sets it, not as the command's context overrides it. */
-    private String configuredRoutes() {
-        for (PropertySource<?> source : environment.getPropertySources()) {
+    private static String configuredRoutes(CommandBeans beans) {
+        for (PropertySource<?> source : beans.get(ConfigurableEnvironment.class).getPropertySources()) {
             if (source instanceof CommandLinePropertySource || source.getName().equals("configurationProperties")) {
                 continue; // the command context's own override (GatewayCli), and Boot's view over all sources
             }

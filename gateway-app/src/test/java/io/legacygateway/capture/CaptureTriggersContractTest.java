@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.legacygateway.cli.CommandBeans;
+import io.legacygateway.cli.GatewayCli;
 import io.legacygateway.config.GatewayDataSources;
 import io.legacygateway.envelope.EnvelopeCodec;
 import io.legacygateway.envelope.EventEnvelope;
@@ -28,6 +30,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.context.ApplicationContext;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.ActiveProfiles;
@@ -45,7 +48,7 @@ abstract class CaptureTriggersContractTest {
     private final ObjectMapper json = new ObjectMapper();
 
     @Autowired
-    TriggersCommand command;
+    ApplicationContext context;
     @Autowired
     GatewayDataSources dataSources;
     @Autowired
@@ -78,9 +81,9 @@ abstract class CaptureTriggersContractTest {
     protected Result command(String... args) {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         try (PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8)) {
-            int status = command.run(List.of(args), out);
+            int status = GatewayCli.execute(new TriggersCommand(), List.of(args), CommandBeans.of(context), out);
             return new Result(status, bytes.toString(StandardCharsets.UTF_8));
-        } catch (SQLException e) {
+        } catch (Exception e) {
             throw new IllegalStateException(e);
         }
     }

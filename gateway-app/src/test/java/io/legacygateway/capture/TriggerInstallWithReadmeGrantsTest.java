@@ -5,6 +5,8 @@ import static org.awaitility.Awaitility.await;
 
 import io.legacygateway.adapters.sql.Dialect;
 import io.legacygateway.adapters.sql.SchemaScripts;
+import io.legacygateway.cli.CommandBeans;
+import io.legacygateway.cli.GatewayCli;
 import io.legacygateway.config.GatewayDataSources;
 import io.legacygateway.config.GatewayProperties;
 import io.legacygateway.testsupport.TestDatabase;
@@ -175,9 +177,9 @@ abstract class TriggerInstallWithReadmeGrantsTest {
         all.addAll(List.of(args));
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         try (PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8)) {
-            int status = new TriggersCommand(dataSources).run(all, out);
+            int status = GatewayCli.execute(new TriggersCommand(), all, CommandBeans.given(dataSources), out);
             return new Result(status, bytes.toString(StandardCharsets.UTF_8));
-        } catch (SQLException e) {
+        } catch (Exception e) {
             throw new IllegalStateException(e);
         }
     }

@@ -2,6 +2,7 @@ package io.legacygateway.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.legacygateway.GatewayApplication;
 import io.legacygateway.testsupport.GatewayProcess;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -29,9 +30,8 @@ class HelpStartsNothingTest {
         System.out.printf("java ... GatewayApplication %s: exit %s in %.2f s%n", args, run.exitCode(), run.seconds());
 
         assertThat(run.exitCode()).as(run.output()).isEqualTo(exitCode);
-        for (GatewayCommands.Entry command : GatewayCommands.all()) {
-            assertThat(run.output()).contains("  " + command.name() + " ").contains(command.summary());
-        }
+        GatewayCli.commands(GatewayCli.commandLine(GatewayApplication.PRODUCT)).forEach((name, command) ->
+                assertThat(run.output()).contains("  " + name + " ").contains(GatewayCli.summary(command)));
         if (exitCode == 2) {
             assertThat(run.output()).startsWith("Unknown command 'frobnicate'.");
         }

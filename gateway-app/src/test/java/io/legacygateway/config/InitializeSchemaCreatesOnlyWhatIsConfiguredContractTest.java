@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.legacygateway.adapters.sql.Dialect;
 import io.legacygateway.adapters.sql.SchemaScripts;
 import io.legacygateway.cli.DdlCommand;
+import io.legacygateway.cli.GatewayCli;
 import io.legacygateway.testsupport.TestDatabase;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -76,11 +77,11 @@ abstract class InitializeSchemaCreatesOnlyWhatIsConfiguredContractTest {
     }
 
     @Test
-    void theDdlCommandPrintsScriptsThatRunOnAFreshSchema() throws SQLException {
+    void theDdlCommandPrintsScriptsThatRunOnAFreshSchema() throws Exception {
         DataSource fresh = new DriverManagerDataSource(database().create(TestDatabase.uniqueName(getClass())),
                 database().username(), "");
         ByteArrayOutputStream printed = new ByteArrayOutputStream();
-        int status = new DdlCommand().run(List.of(Dialect.detect(fresh).id()),
+        int status = GatewayCli.execute(new DdlCommand(), List.of(Dialect.detect(fresh).id()),
                 new PrintStream(printed, true, StandardCharsets.UTF_8));
         assertThat(status).isZero();
         try (Connection c = fresh.getConnection()) {
@@ -92,7 +93,7 @@ abstract class InitializeSchemaCreatesOnlyWhatIsConfiguredContractTest {
         assertThat(tables(fresh)).isEqualTo(expected);
 
         ByteArrayOutputStream relayOnly = new ByteArrayOutputStream();
-        assertThat(new DdlCommand().run(List.of(Dialect.detect(fresh).id(), "relay"),
+        assertThat(GatewayCli.execute(new DdlCommand(), List.of(Dialect.detect(fresh).id(), "relay"),
                 new PrintStream(relayOnly, true, StandardCharsets.UTF_8))).isZero();
         assertThat(relayOnly.toString(StandardCharsets.UTF_8)).contains("gateway_outbox_attempt")
                 .doesNotContain("CREATE TABLE IF NOT EXISTS inbox").doesNotContain("CREATE TABLE IF NOT EXISTS outbox");

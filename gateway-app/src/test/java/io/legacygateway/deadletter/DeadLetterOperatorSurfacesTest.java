@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.legacygateway.broker.BrokerConnections;
+import io.legacygateway.cli.GatewayCli;
 import io.legacygateway.envelope.EventEnvelope;
 import io.legacygateway.testsupport.LegacyDatabases;
 import io.legacygateway.testsupport.TestDatabase;
@@ -60,7 +61,6 @@ class DeadLetterOperatorSurfacesTest extends DeadLetterTestSupport {
     int port;
     @Autowired
     ConnectionFactory connectionFactory;
-    final DeadLettersCommand command = new DeadLettersCommand();
 
     final HttpClient http = HttpClient.newHttpClient();
 
@@ -258,7 +258,8 @@ class DeadLetterOperatorSurfacesTest extends DeadLetterTestSupport {
 
     private Run run(String... args) throws Exception {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        int status = command.run(List.of(args), new PrintStream(bytes, true, StandardCharsets.UTF_8));
+        int status = GatewayCli.execute(new DeadLettersCommand(), List.of(args),
+                new PrintStream(bytes, true, StandardCharsets.UTF_8));
         return new Run(status, bytes.toString(StandardCharsets.UTF_8));
     }
 

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.legacygateway.capture.TriggersCommand;
+import io.legacygateway.cli.CommandBeans;
+import io.legacygateway.cli.GatewayCli;
 import io.legacygateway.testsupport.LegacyDatabases;
 import io.legacygateway.testsupport.TestDatabase;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -24,6 +26,7 @@ import org.postgresql.PGConnection;
 import org.postgresql.PGNotification;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.context.ApplicationContext;
 import org.springframework.test.context.ActiveProfiles;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
@@ -45,7 +48,7 @@ class PostgresRelayWakeUpTest extends RelayTestSupport {
     @Autowired
     CamelContext camel;
     @Autowired
-    TriggersCommand triggers;
+    ApplicationContext context;
     @Autowired
     MeterRegistry meters;
 
@@ -165,11 +168,11 @@ class PostgresRelayWakeUpTest extends RelayTestSupport {
     private String triggers(String... args) {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         try (PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8)) {
-            int status = triggers.run(List.of(args), out);
+            int status = GatewayCli.execute(new TriggersCommand(), List.of(args), CommandBeans.of(context), out);
             String output = bytes.toString(StandardCharsets.UTF_8);
             assertThat(status).as(output).isZero();
             return output;
-        } catch (java.sql.SQLException e) {
+        } catch (Exception e) {
             throw new IllegalStateException(e);
         }
     }

@@ -2,6 +2,8 @@ package io.legacygateway.relay;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.legacygateway.cli.CommandBeans;
+import io.legacygateway.cli.GatewayCli;
 import io.legacygateway.config.GatewayDataSources;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -14,6 +16,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.context.ApplicationContext;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.test.context.ActiveProfiles;
 
@@ -30,7 +33,7 @@ abstract class RelayExplainCommandContractTest {
     private static final AtomicInteger RELAYS = new AtomicInteger();
 
     @Autowired
-    RelayExplainCommand command;
+    ApplicationContext context;
 
     @Autowired
     GatewayDataSources dataSources;
@@ -62,7 +65,8 @@ abstract class RelayExplainCommandContractTest {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         int exit;
         try (PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8)) {
-            exit = command.run(List.of(relay, "--routes=file:" + routes + "/*.yaml"), out);
+            exit = GatewayCli.execute(new RelayExplainCommand(), List.of(relay, "--routes=file:" + routes + "/*.yaml"),
+                    CommandBeans.of(context), out);
         }
         return new Run(exit, bytes.toString(StandardCharsets.UTF_8));
     }
@@ -91,8 +95,8 @@ abstract class RelayExplainCommandContractTest {
         explain();
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         try (PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8)) {
-            org.assertj.core.api.Assertions.assertThatThrownBy(() -> command.run(List.of("nobody",
-                    "--routes=file:" + routes + "/*.yaml"), out))
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> GatewayCli.execute(new RelayExplainCommand(),
+                    List.of("nobody", "--routes=file:" + routes + "/*.yaml"), CommandBeans.of(context), out))
                     .hasMessageStartingWith("no outbox-relay named 'nobody' in file:")
                     .hasMessageContaining("(relays: explain-");
         }

@@ -4,8 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.legacygateway.cli.RelayCommand;
+import io.legacygateway.cli.GatewayCli;
 import io.legacygateway.ops.RelayOperatorSurface;
+import io.legacygateway.reconciliation.ReconcileCommand;
 import io.legacygateway.testsupport.LegacyDatabases;
 import io.legacygateway.testsupport.TestDatabase;
 import java.io.ByteArrayOutputStream;
@@ -94,13 +95,13 @@ class RelayOperationsApiTest extends RelayTestSupport {
         // the command, against this gateway
         String gateway = "--gateway=http://127.0.0.1:" + port;
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        int status = new RelayCommand().run(List.of("failed", relay.name(), "--reason=not valid json", gateway,
+        int status = GatewayCli.execute(new RelayCommand(), List.of("failed", relay.name(), "--reason=not valid json", gateway,
                 "--user=test-viewer", "--password=test-viewer-secret"), new PrintStream(out, true, StandardCharsets.UTF_8));
         assertThat(status).isZero();
         assertThat(out.toString(StandardCharsets.UTF_8)).contains(paid).contains(created);
         rows.jdbc().update("UPDATE outbox SET payload = '{}' WHERE id = ?", paid);
         out.reset();
-        status = new RelayCommand().run(List.of("retry", relay.name(), "--ids=" + paidKey, gateway,
+        status = GatewayCli.execute(new RelayCommand(), List.of("retry", relay.name(), "--ids=" + paidKey, gateway,
                 "--user=test-operator", "--password=test-operator-secret"), new PrintStream(out, true, StandardCharsets.UTF_8));
         assertThat(status).as(out.toString(StandardCharsets.UTF_8)).isZero();
         assertThat(JSON.readTree(out.toString(StandardCharsets.UTF_8)).get("retried").asInt()).isEqualTo(1);
@@ -153,7 +154,7 @@ class RelayOperationsApiTest extends RelayTestSupport {
 
         // the command exits 1 on findings, so that a scheduler can alert
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        int status = new io.legacygateway.reconciliation.ReconcileCommand().run(List.of(name,
+        int status = GatewayCli.execute(new ReconcileCommand(), List.of(name,
                 "--gateway=http://127.0.0.1:" + port, "--user=test-viewer", "--password=test-viewer-secret"),
                 new PrintStream(out, true, StandardCharsets.UTF_8));
         assertThat(status).as(out.toString(StandardCharsets.UTF_8)).isEqualTo(1);

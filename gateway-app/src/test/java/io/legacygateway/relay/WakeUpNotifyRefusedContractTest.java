@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.legacygateway.capture.TriggersCommand;
+import io.legacygateway.cli.CommandBeans;
+import io.legacygateway.cli.GatewayCli;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -12,6 +14,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.context.ApplicationContext;
 import org.springframework.test.context.ActiveProfiles;
 
 /**
@@ -23,7 +26,7 @@ import org.springframework.test.context.ActiveProfiles;
 abstract class WakeUpNotifyRefusedContractTest extends RelayTestSupport {
 
     @Autowired
-    TriggersCommand triggers;
+    ApplicationContext context;
 
     @Test
     void wakeUpNotifyIsRefusedAtStartNamingTheParameter() {
@@ -40,7 +43,8 @@ abstract class WakeUpNotifyRefusedContractTest extends RelayTestSupport {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         int status;
         try (PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8)) {
-            status = triggers.run(List.of("--data-source=legacy", "--notify", "--install"), out);
+            status = GatewayCli.execute(new TriggersCommand(), List.of("--data-source=legacy", "--notify", "--install"),
+                    CommandBeans.of(context), out);
         }
         assertThat(status).isEqualTo(1);
         assertThat(bytes.toString(StandardCharsets.UTF_8)).startsWith("refused: --notify");

@@ -29,10 +29,9 @@ public final class DemoApplication {
         GatewayApplication.run(DEMO, args);
     }
 
-    private static List<GatewayCommands.Entry> commands() {
-        List<GatewayCommands.Entry> commands = new ArrayList<>(GatewayCommands.all());
-        commands.add(GatewayCommands.configured("lab", "run the four reconciliation probes against the configured"
-                + " database and broker: [--data-source=NAME]", LabCommand.class));
+    private static List<Class<?>> commands() {
+        List<Class<?>> commands = new ArrayList<>(GatewayCommands.all());
+        commands.add(LabCommand.class);
         return commands;
     }
 }

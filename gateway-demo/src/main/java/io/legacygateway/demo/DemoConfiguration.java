@@ -1,6 +1,5 @@
 package io.legacygateway.demo;
 
-import io.legacygateway.capture.TriggersCommand;
 import io.legacygateway.config.GatewayDataSources;
 import io.legacygateway.config.GatewayProperties;
 import java.time.Clock;
@@ -37,8 +36,8 @@ public class DemoConfiguration {
 
     @Bean
     DemoLegacyApplication demoLegacyApplication(GatewayDataSources dataSources, GatewayProperties properties,
-                                                Clock clock, TriggersCommand triggers) {
-        return new DemoLegacyApplication(dataSources, properties, clock, triggers);
+                                                Clock clock) {
+        return new DemoLegacyApplication(dataSources, properties, clock);
     }
 
     @Bean

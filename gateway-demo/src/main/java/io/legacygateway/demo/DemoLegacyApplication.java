@@ -4,6 +4,8 @@ import io.legacygateway.adapters.sql.Dialect;
 import io.legacygateway.adapters.sql.GatewaySchema;
 import io.legacygateway.adapters.sql.SchemaScripts;
 import io.legacygateway.capture.TriggersCommand;
+import io.legacygateway.cli.CommandBeans;
+import io.legacygateway.cli.GatewayCli;
 import io.legacygateway.config.GatewayDataSources;
 import io.legacygateway.config.GatewayProperties;
 import java.io.ByteArrayOutputStream;
@@ -54,7 +56,8 @@ public class DemoLegacyApplication implements InitializingBean, DisposableBean {
     private final DataSource dataSource;
     private final GatewayProperties.Demo settings;
     private final Clock clock;
-    private final TriggersCommand triggers;
+    /** What the {@code triggers} command takes from the configuration: the datasources. */
+    private final CommandBeans commandBeans;
     private final ScheduledExecutorService executor = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "demo-legacy-app");
         t.setDaemon(true);
@@ -64,17 +67,16 @@ public class DemoLegacyApplication implements InitializingBean, DisposableBean {
     private final Deque<Order> unpaid = new ArrayDeque<>();
     private final AtomicLong orders = new AtomicLong();
 
-    public DemoLegacyApplication(GatewayDataSources dataSources, GatewayProperties properties, Clock clock,
-                                 TriggersCommand triggers) {
+    public DemoLegacyApplication(GatewayDataSources dataSources, GatewayProperties properties, Clock clock) {
         this.settings = properties.demo();
         this.dataSource = dataSources.get(settings.dataSource(), "gateway.demo.data-source");
         this.dialect = dataSources.dialect(settings.dataSource());
         this.clock = clock;
-        this.triggers = triggers;
+        this.commandBeans = CommandBeans.given(dataSources);
     }
 
     @Override
-    public void afterPropertiesSet() throws SQLException {
+    public void afterPropertiesSet() throws Exception {
         // the application owns its tables, the gateway's default outbox among them: its rows are written from the start
         SchemaScripts.apply(dataSource, dialect, GatewaySchema.OUTBOX);
         try (Connection c = dataSource.getConnection()) {
@@ -103,11 +105,12 @@ public class DemoLegacyApplication implements InitializingBean, DisposableBean {
      * {@code java -jar gateway-app.jar triggers --data-source=demo --table=customers --outbox-table=customer_outbox
      * --event-type-prefix=Customer --aggregate-type=Customer --install}.
      */
-    private void captureCustomers() throws SQLException {
+    private void captureCustomers() throws Exception {
         ByteArrayOutputStream output = new ByteArrayOutputStream();
-        int status = triggers.run(List.of("--data-source=" + settings.dataSource(), "--table=customers",
-                "--outbox-table=customer_outbox", "--event-type-prefix=Customer", "--aggregate-type=Customer",
-                "--install"), new PrintStream(output, true, StandardCharsets.UTF_8));
+        int status = GatewayCli.execute(new TriggersCommand(), List.of("--data-source=" + settings.dataSource(),
+                "--table=customers", "--outbox-table=customer_outbox", "--event-type-prefix=Customer",
+                "--aggregate-type=Customer", "--install"), commandBeans, new PrintStream(output, true,
+                StandardCharsets.UTF_8));
         String report = output.toString(StandardCharsets.UTF_8).strip();
         if (status != 0) {
             throw new IllegalStateException("demo: cannot capture the customers table: " + report);

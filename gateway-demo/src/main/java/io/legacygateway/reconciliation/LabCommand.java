@@ -1,12 +1,16 @@
 package io.legacygateway.reconciliation;
 
-import io.legacygateway.cli.GatewayApiClient;
-import io.legacygateway.cli.GatewayCommand;
+import io.legacygateway.cli.CommandBeans;
+import io.legacygateway.cli.ConfiguredCommand;
 import io.legacygateway.config.GatewayDataSources;
 import io.legacygateway.operator.OperationAudit;
 import java.io.PrintStream;
-import java.util.ArrayList;
 import java.util.List;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
 
 /**
  * {@code java -jar gateway-demo.jar [--spring options] lab [--data-source=NAME]}: runs {@link ReconciliationLab}'s four
@@ -14,30 +18,29 @@ import java.util.List;
  * when every probe is classified as expected, 1 otherwise, 2 on bad usage. It creates and rewrites its own tables
  * ({@code gateway_lab_*}) in that datasource: point it at a database where that is allowed.
  */
-public class LabCommand implements GatewayCommand {
+@Command(name = "lab", description = {"run the four reconciliation probes against the configured database and broker;"
+        + " exit 1 when one is classified otherwise",
+        "It creates and rewrites its own tables (gateway_lab_*) in that datasource: point it at a database where that"
+        + " is allowed."})
+public class LabCommand implements ConfiguredCommand {
 
-    private final ReconciliationLab lab;
-    private final GatewayDataSources dataSources;
-    private final OperationAudit audit;
+    @Spec
+    CommandSpec spec;
 
-    /** @param audit its datasource (gateway.operations.data-source, else the only one) is the lab's default */
-    public LabCommand(ReconciliationLab lab, GatewayDataSources dataSources, OperationAudit audit) {
-        this.lab = lab;
-        this.dataSources = dataSources;
-        this.audit = audit;
-    }
+    @Option(names = "--data-source", paramLabel = "NAME", description = "the datasource under gateway.datasources"
+            + " (default: gateway.operations.data-source, else the only one)")
+    String dataSource;
 
     @Override
-    public int run(List<String> arguments, PrintStream out) throws Exception {
-        List<String> args = new ArrayList<>(arguments);
-        String dataSource = GatewayApiClient.option(args, "data-source", audit.dataSource());
-        if (!args.isEmpty() || dataSource == null) {
-            out.println((args.isEmpty() ? "error: --data-source is required (datasources: " + dataSources.names() + ")"
-                    : "error: unknown argument '" + args.get(0) + "'") + "\nusage: lab [--data-source=NAME]");
-            return 2;
+    public int run(CommandBeans beans, PrintStream out) throws Exception {
+        GatewayDataSources dataSources = beans.get(GatewayDataSources.class);
+        String name = dataSource != null ? dataSource : beans.get(OperationAudit.class).dataSource();
+        if (name == null) {
+            throw new ParameterException(spec.commandLine(), "--data-source is required (datasources: "
+                    + dataSources.names() + ")");
         }
-        dataSources.get(dataSource, "--data-source");
-        List<ReconciliationLab.ProbeResult> results = lab.run(dataSource, out);
+        dataSources.get(name, "--data-source");
+        List<ReconciliationLab.ProbeResult> results = beans.get(ReconciliationLab.class).run(name, out);
         return results.stream().allMatch(ReconciliationLab.ProbeResult::passed) ? 0 : 1;
     }
 }

@@ -2,7 +2,6 @@ package io.legacygateway.reconciliation;
 
 import io.legacygateway.broker.BrokerConnections;
 import io.legacygateway.config.GatewayDataSources;
-import io.legacygateway.operator.OperationAudit;
 import io.legacygateway.relay.OutboxRelayFactory;
 import jakarta.jms.ConnectionFactory;
 import java.time.Clock;
@@ -20,10 +19,5 @@ public class LabConfiguration {
         // the broker's own factory: a caching wrapper would keep the lab's consumers (and their prefetched messages)
         return new ReconciliationLab(dataSources, relays, reconciliation,
                 BrokerConnections.nativeFactory(connectionFactory), clock);
-    }
-
-    @Bean
-    LabCommand labCommand(ReconciliationLab lab, GatewayDataSources dataSources, OperationAudit audit) {
-        return new LabCommand(lab, dataSources, audit);
     }
 }

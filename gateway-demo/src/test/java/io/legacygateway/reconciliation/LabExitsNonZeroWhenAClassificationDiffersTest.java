@@ -2,6 +2,8 @@ package io.legacygateway.reconciliation;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.legacygateway.cli.CommandBeans;
+import io.legacygateway.cli.GatewayCli;
 import io.legacygateway.testsupport.LegacyDatabases;
 import io.legacygateway.testsupport.TestDatabase;
 import java.io.ByteArrayOutputStream;
@@ -11,6 +13,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.context.ApplicationContext;
 import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.ActiveProfiles;
 import org.springframework.test.context.DynamicPropertyRegistry;
@@ -33,12 +36,13 @@ class LabExitsNonZeroWhenAClassificationDiffersTest {
     }
 
     @Autowired
-    LabCommand lab;
+    ApplicationContext context;
 
     @Test
     void aProbeClassifiedOtherwiseFailsTheLab() throws Exception {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        int status = lab.run(List.of("--data-source=legacy"), new PrintStream(bytes, true, StandardCharsets.UTF_8));
+        int status = GatewayCli.execute(new LabCommand(), List.of("--data-source=legacy"), CommandBeans.of(context),
+                new PrintStream(bytes, true, StandardCharsets.UTF_8));
         String out = bytes.toString(StandardCharsets.UTF_8);
         assertThat(status).as(out).isEqualTo(1);
         assertThat(out).contains("expected STUCK_INTENT_DETECTED, classified DOMAIN_AND_INTENT_COMMITTED: FAIL",

@@ -2,6 +2,8 @@ package io.legacygateway.reconciliation;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.legacygateway.cli.CommandBeans;
+import io.legacygateway.cli.GatewayCli;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -9,6 +11,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.context.ApplicationContext;
 import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.ActiveProfiles;
 
@@ -23,13 +26,14 @@ import org.springframework.test.context.ActiveProfiles;
 abstract class ReconciliationLabContractTest {
 
     @Autowired
-    LabCommand lab;
+    ApplicationContext context;
 
     @Test
     void everyProbeIsClassifiedAsTheRecordExpectsAndTheCommandExitsZero() throws Exception {
         for (int run = 1; run <= 2; run++) {
             ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-            int status = lab.run(List.of("--data-source=legacy"), new PrintStream(bytes, true, StandardCharsets.UTF_8));
+            int status = GatewayCli.execute(new LabCommand(), List.of("--data-source=legacy"), CommandBeans.of(context),
+                    new PrintStream(bytes, true, StandardCharsets.UTF_8));
             String out = bytes.toString(StandardCharsets.UTF_8);
             assertThat(status).as("run %d exit status; output:%n%s", run, out).isZero();
             assertThat(out).contains(
