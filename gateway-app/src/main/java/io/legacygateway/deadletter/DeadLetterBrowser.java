@@ -19,6 +19,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.Enumeration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -148,7 +149,7 @@ final class DeadLetterBrowser {
                 }
                 queues.add(new DeadLetterQueue(name.toString(), address, original, q.getMessageCount()));
             }
-            queues.sort(java.util.Comparator.comparing(DeadLetterQueue::name));
+            queues.sort(Comparator.comparing(DeadLetterQueue::name));
             return queues;
         } catch (ActiveMQException e) {
             JMSException j = new JMSException("cannot query the dead-letter address " + address + ": "

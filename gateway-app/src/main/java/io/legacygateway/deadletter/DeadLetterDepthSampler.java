@@ -1,5 +1,6 @@
 package io.legacygateway.deadletter;
 
+import io.legacygateway.ops.PeriodicJob;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -22,7 +23,7 @@ import org.slf4j.LoggerFactory;
  * registers {@code gateway.dlq.redelivered} at 0 for every queue it sees, so that rates exist before the first
  * redelivery.
  */
-public final class DeadLetterDepthSampler extends io.legacygateway.ops.PeriodicJob {
+public final class DeadLetterDepthSampler extends PeriodicJob {
 
     private static final Logger log = LoggerFactory.getLogger(DeadLetterDepthSampler.class);
 

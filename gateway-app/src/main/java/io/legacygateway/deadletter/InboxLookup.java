@@ -15,6 +15,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import org.springframework.dao.DataAccessException;
 import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
 import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
@@ -37,7 +38,7 @@ final class InboxLookup {
 
     private final InboxConsumerFactory consumers;
     private final GatewayDataSources dataSources;
-    private final Map<String, TableName> tables = new java.util.concurrent.ConcurrentHashMap<>();
+    private final Map<String, TableName> tables = new ConcurrentHashMap<>();
 
     InboxLookup(InboxConsumerFactory consumers, GatewayDataSources dataSources) {
         this.consumers = consumers;

@@ -3,6 +3,7 @@ package io.legacygateway.ops;
 import io.legacygateway.config.GatewayDataSources;
 import jakarta.jms.Connection;
 import jakarta.jms.ConnectionFactory;
+import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -36,7 +37,7 @@ public final class GatewayHealthIndicators {
             boolean up = true;
             for (String name : dataSources.names()) {
                 DataSource ds = dataSources.get(name, "gateway.datasources");
-                try (java.sql.Connection c = ds.getConnection()) {
+                try (Connection c = ds.getConnection()) {
                     if (c.isValid(2)) {
                         details.put(name, "UP");
                     } else {

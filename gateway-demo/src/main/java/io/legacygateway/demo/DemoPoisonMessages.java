@@ -11,6 +11,7 @@ import jakarta.jms.Connection;
 import jakarta.jms.ConnectionFactory;
 import jakarta.jms.DeliveryMode;
 import jakarta.jms.JMSException;
+import jakarta.jms.Message;
 import jakarta.jms.MessageProducer;
 import jakarta.jms.Session;
 import jakarta.jms.TextMessage;
@@ -117,7 +118,7 @@ public class DemoPoisonMessages implements InitializingBean, DisposableBean {
              Session s = c.createSession(false, Session.AUTO_ACKNOWLEDGE);
              MessageProducer p = s.createProducer(s.createQueue(DemoDuplicateDeliveries.QUEUE))) {
             TextMessage m = EnvelopeMessages.toMessage(s, e, codec.write(e), e.id(), null);
-            p.send(m, DeliveryMode.PERSISTENT, jakarta.jms.Message.DEFAULT_PRIORITY, 0L);
+            p.send(m, DeliveryMode.PERSISTENT, Message.DEFAULT_PRIORITY, 0L);
         }
     }
 
