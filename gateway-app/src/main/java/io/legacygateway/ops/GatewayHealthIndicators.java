@@ -3,7 +3,6 @@ package io.legacygateway.ops;
 import io.legacygateway.config.GatewayDataSources;
 import jakarta.jms.Connection;
 import jakarta.jms.ConnectionFactory;
-import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -37,7 +36,7 @@ public final class GatewayHealthIndicators {
             boolean up = true;
             for (String name : dataSources.names()) {
                 DataSource ds = dataSources.get(name, "gateway.datasources");
-                try (Connection c = ds.getConnection()) {
+                try (var c = ds.getConnection()) { // a JDBC connection (Connection here is the JMS one)
                     if (c.isValid(2)) {
                         details.put(name, "UP");
                     } else {
