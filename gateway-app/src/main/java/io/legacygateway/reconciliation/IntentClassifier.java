@@ -6,6 +6,7 @@ import io.legacygateway.config.DurationText;
 import io.legacygateway.reconciliation.IntentFacts.OutboxState;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -34,15 +35,11 @@ public final class IntentClassifier {
         this.stuckAttempts = stuckAttempts;
     }
 
+    /** The evidence record of one intent, its decision taken in the order above; {@code now} dates its age. */
     public IntentEvidence classify(IntentFacts f, Instant now) {
         List<String> missing = new ArrayList<>();
         List<AttemptLog.Entry> attempts = f.attempts();
         long deliveries = attempts.stream().filter(a -> a.observation().mayHaveDelivered()).count();
-        boolean waiting = f.outbox() == OutboxState.PENDING || f.outbox() == OutboxState.RETRYING
-                || f.outbox() == OutboxState.FAILED;
-        int attemptCount = Math.max(f.attemptsOnRow(), (int) attempts.stream()
-                .filter(a -> a.observation() != Observation.DEFERRED).count());
-
         String intentId = f.outbox() == OutboxState.MISSING ? "NONE: no intent was written" : f.eventId();
         if (intentId == null) {
             missing.add("intent id: the row has no event id (row " + f.rowKey() + ")");
@@ -50,18 +47,75 @@ public final class IntentClassifier {
         if (f.aggregateKey() == null) {
             missing.add("aggregate key: the row has no aggregate id");
         }
-        String domain = switch (f.domain()) {
+        String relayAttempt = relayAttempt(f, attempts, missing);
+        String observation = observation(f, attempts, deliveries, missing);
+        Duration age = age(f, now);
+        String ageText = ageText(f, age, missing);
+        Verdict verdict = verdict(f, age, deliveries, missing);
+        return new IntentEvidence(intentId, f.aggregateKey(), domain(f), outbox(f), relayAttempt, observation, mark(f),
+                ageText, verdict.decision(), verdict.risk(), f.relay(), f.rowKey(), attempts, List.copyOf(missing));
+    }
+
+    /** The decision and the risk it carries for consumers. */
+    private record Verdict(ReconciliationDecision decision, String risk) {
+    }
+
+    /** The decision, in the order of the class comment; {@code missing} is complete by now. */
+    private Verdict verdict(IntentFacts f, Duration age, long deliveries, List<String> missing) {
+        if (f.outbox() == OutboxState.MISSING) {
+            return new Verdict(ReconciliationDecision.DUAL_WRITE_GAP_OBSERVED, "Consumers never learn of this change:"
+                    + " no intent exists, so nothing will publish it. Write the missing intent (or repair the capture)"
+                    + " and find why it was not written.");
+        }
+        if (stuck(f, age)) {
+            return new Verdict(ReconciliationDecision.STUCK_INTENT_DETECTED, "Consumers have not received this event"
+                    + (deliveries > 0 ? " (or have: an earlier attempt may have reached the broker)" : "")
+                    + "; downstream state lags until it is published. Not declared successful automatically: fix the"
+                    + " cause, then retry it or resolve it by hand.");
+        }
+        if (f.attempts().stream().anyMatch(a -> a.observation() == Observation.DUPLICATE)) {
+            return new Verdict(ReconciliationDecision.UNEXPLAINED_BROKER_DUPLICATE, "The broker dropped event "
+                    + f.eventId() + " as a duplicate of a message it already held with the same id and the same"
+                    + " content, and this relay has no record of sending it: consumers got that earlier message, not"
+                    + " one sent for row " + f.rowKey() + ". If it came from a restored, reloaded or second outbox this"
+                    + " is the same event and nothing is lost; if this row is a new occurrence, republish it with a"
+                    + " new event id.");
+        }
+        String risk = risk(f, deliveries, missing);
+        if (!missing.isEmpty()) {
+            return new Verdict(ReconciliationDecision.EVIDENCE_INCOMPLETE, risk);
+        }
+        return new Verdict(deliveries > 1 ? ReconciliationDecision.DUPLICATE_DELIVERY_CANDIDATE
+                : ReconciliationDecision.DOMAIN_AND_INTENT_COMMITTED, risk);
+    }
+
+    /** Still waiting, and parked as FAILED, older than {@code stuckAfter} or tried {@code stuckAttempts} times. */
+    private boolean stuck(IntentFacts f, Duration age) {
+        boolean waiting = f.outbox() == OutboxState.PENDING || f.outbox() == OutboxState.RETRYING
+                || f.outbox() == OutboxState.FAILED;
+        int attemptCount = Math.max(f.attemptsOnRow(), (int) f.attempts().stream()
+                .filter(a -> a.observation() != Observation.DEFERRED).count());
+        return waiting && (f.outbox() == OutboxState.FAILED || attemptCount >= stuckAttempts
+                || (age != null && age.compareTo(stuckAfter) >= 0));
+    }
+
+    private static String domain(IntentFacts f) {
+        return switch (f.domain()) {
             case COMMITTED -> "COMMITTED: the row is in " + f.domainTable();
             case NOT_FOUND -> "NOT_FOUND: no row of this aggregate in " + f.domainTable() + " (deleted since?)";
             case NOT_CHECKED -> "IMPLIED: the intent was committed in the application's own transaction (no"
                     + " domainTable configured to check the domain row)";
         };
-        String outbox = f.outbox() == OutboxState.MISSING ? "MISSING: no intent row for this domain row"
+    }
+
+    private static String outbox(IntentFacts f) {
+        return f.outbox() == OutboxState.MISSING ? "MISSING: no intent row for this domain row"
                 : "COMMITTED: row " + f.rowKey();
-        String relayAttempt = relayAttempt(f, attempts, missing);
-        String observation = observation(f, attempts, deliveries, missing);
-        String mark = switch (f.outbox()) {
-            case PENDING -> "PENDING" + (attempts.isEmpty() ? "" : " (no committed mark yet)");
+    }
+
+    private static String mark(IntentFacts f) {
+        return switch (f.outbox()) {
+            case PENDING -> "PENDING" + (f.attempts().isEmpty() ? "" : " (no committed mark yet)");
             case RETRYING -> "RETRYING after " + f.attemptsOnRow() + " failed attempt(s)"
                     + (f.lastError() == null ? "" : ": " + f.lastError());
             case FAILED -> "FAILED (parked) after " + f.attemptsOnRow() + " attempt(s)"
@@ -69,49 +123,24 @@ public final class IntentClassifier {
             case PUBLISHED -> "PUBLISHED";
             case MISSING -> "NONE: nothing to mark";
         };
-        Instant since = f.createdAt() != null ? f.createdAt() : attempts.isEmpty() ? null : attempts.get(0).at();
-        Duration age = since == null ? null : Duration.between(since, now);
-        String ageText = age == null ? null : DurationText.format(age.isNegative() ? Duration.ZERO
-                : age.truncatedTo(java.time.temporal.ChronoUnit.SECONDS));
-        if (ageText == null && f.outbox() != OutboxState.MISSING) {
-            missing.add("age: the outbox has no time column and no attempt is recorded");
-        }
-        if (f.outbox() == OutboxState.MISSING) {
-            ageText = "unknown: the domain table's time is not read";
-        }
+    }
 
-        ReconciliationDecision decision;
-        String risk;
-        boolean stuck = waiting && (f.outbox() == OutboxState.FAILED || attemptCount >= stuckAttempts
-                || (age != null && age.compareTo(stuckAfter) >= 0));
+    /** Since the row was created (else since its first recorded attempt); {@code null} when neither is known. */
+    private static Duration age(IntentFacts f, Instant now) {
+        List<AttemptLog.Entry> attempts = f.attempts();
+        Instant since = f.createdAt() != null ? f.createdAt() : attempts.isEmpty() ? null : attempts.get(0).at();
+        return since == null ? null : Duration.between(since, now);
+    }
+
+    private static String ageText(IntentFacts f, Duration age, List<String> missing) {
         if (f.outbox() == OutboxState.MISSING) {
-            decision = ReconciliationDecision.DUAL_WRITE_GAP_OBSERVED;
-            risk = "Consumers never learn of this change: no intent exists, so nothing will publish it. Write the"
-                    + " missing intent (or repair the capture) and find why it was not written.";
-        } else if (stuck) {
-            decision = ReconciliationDecision.STUCK_INTENT_DETECTED;
-            risk = "Consumers have not received this event" + (deliveries > 0 ? " (or have: an earlier attempt may"
-                    + " have reached the broker)" : "") + "; downstream state lags until it is published. Not declared"
-                    + " successful automatically: fix the cause, then retry it or resolve it by hand.";
-        } else if (attempts.stream().anyMatch(a -> a.observation() == Observation.DUPLICATE)) {
-            decision = ReconciliationDecision.UNEXPLAINED_BROKER_DUPLICATE;
-            risk = "The broker dropped event " + f.eventId() + " as a duplicate of a message it already held with the"
-                    + " same id and the same content, and this relay has no record of sending it: consumers got that"
-                    + " earlier message, not one sent for row " + f.rowKey() + ". If it came from a restored, reloaded"
-                    + " or second outbox this is the same event and nothing is lost; if this row is a new occurrence,"
-                    + " republish it with a new event id.";
-        } else {
-            risk = risk(f, deliveries, missing);
-            if (!missing.isEmpty()) {
-                decision = ReconciliationDecision.EVIDENCE_INCOMPLETE;
-            } else if (deliveries > 1) {
-                decision = ReconciliationDecision.DUPLICATE_DELIVERY_CANDIDATE;
-            } else {
-                decision = ReconciliationDecision.DOMAIN_AND_INTENT_COMMITTED;
-            }
+            return "unknown: the domain table's time is not read";
         }
-        return new IntentEvidence(intentId, f.aggregateKey(), domain, outbox, relayAttempt, observation, mark, ageText,
-                decision, risk, f.relay(), f.rowKey(), attempts, List.copyOf(missing));
+        if (age == null) {
+            missing.add("age: the outbox has no time column and no attempt is recorded");
+            return null;
+        }
+        return DurationText.format(age.isNegative() ? Duration.ZERO : age.truncatedTo(ChronoUnit.SECONDS));
     }
 
     private static String relayAttempt(IntentFacts f, List<AttemptLog.Entry> attempts, List<String> missing) {
@@ -156,7 +185,8 @@ public final class IntentClassifier {
         long duplicates = attempts.stream().filter(a -> a.observation() == Observation.DUPLICATE).count();
         AttemptLog.Entry last = attempts.get(attempts.size() - 1);
         String text = "CONFIRMED x" + confirmed + (unanswered > 0 ? ", SENT without a recorded answer x" + unanswered
-                : "") + (duplicates > 0 ? ", DUPLICATE (the broker already held it) x" + duplicates : "") + "; last " + last.observation() + (last.detail() == null ? "" : " (" + last.detail() + ")");
+                : "") + (duplicates > 0 ? ", DUPLICATE (the broker already held it) x" + duplicates : "") + "; last "
+                + last.observation() + (last.detail() == null ? "" : " (" + last.detail() + ")");
         return deliveries > 1 ? text + ": the same event id went to the broker " + deliveries + " times" : text;
     }
 

@@ -3,6 +3,8 @@ package io.legacygateway.reconciliation;
 import static io.legacygateway.adapters.outbox.OutboxColumn.AGGREGATE_ID;
 import static io.legacygateway.adapters.outbox.OutboxColumn.AGGREGATE_TYPE;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
+import io.legacygateway.adapters.domain.DomainRows;
 import io.legacygateway.adapters.outbox.AttemptLog;
 import io.legacygateway.adapters.outbox.FailedRow;
 import io.legacygateway.adapters.outbox.OutboxMapping;
@@ -24,6 +26,7 @@ import java.util.Collection;
 import java.util.EnumMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -35,9 +38,10 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * never declares a stuck intent successful.
  *
  * <p>What a report covers, per relay: the first {@code limit} waiting rows and FAILED rows of the outbox; rows with
- * repeated attempts, or with a duplicate the relay cannot explain, in the attempt log within {@code window}; with {@code includeCommitted}, rows published within the
- * window; and, where a {@code domainTable} is configured, its rows without an intent. An empty report means only that
- * this query found nothing; it proves nothing about consumers.
+ * repeated attempts, or with a duplicate the relay cannot explain, in the attempt log within {@code window}; with
+ * {@code includeCommitted}, rows published within the window; and, where a {@code domainTable} is configured, its
+ * rows without an intent. An empty report means only that this query found nothing; it proves nothing about
+ * consumers.
  */
 public class Reconciliation {
 
@@ -77,8 +81,7 @@ public class Reconciliation {
         }
 
         /** Whether an intent needs attention (any decision but DOMAIN_AND_INTENT_COMMITTED). */
-        @com.fasterxml.jackson.annotation.JsonProperty(value = "findings", access =
-                com.fasterxml.jackson.annotation.JsonProperty.Access.READ_ONLY)
+        @JsonProperty(value = "findings", access = JsonProperty.Access.READ_ONLY)
         public boolean findings() {
             return counts.entrySet().stream().anyMatch(e -> e.getKey()
                     != ReconciliationDecision.DOMAIN_AND_INTENT_COMMITTED && e.getValue() > 0);
@@ -124,71 +127,26 @@ public class Reconciliation {
         String scope = "relays " + selected.stream().map(OutboxRelay::name).toList() + ": the first "
                 + settings.limit() + " waiting and FAILED rows of each outbox; attempts of the last "
                 + DurationText.format(settings.window()) + " in the attempt log (repeated deliveries, unexplained"
-                + " broker duplicates" + (includeCommitted ? ", publications" : "") + "); domain rows without an intent where a domainTable"
-                + " is configured. Stuck: waiting longer than " + DurationText.format(settings.stuckAfter())
-                + ", or " + settings.stuckAttempts() + " attempts, or FAILED"
-                + (intentId == null ? "" : ". Only intent " + intentId);
+                + " broker duplicates" + (includeCommitted ? ", publications" : "") + "); domain rows without an intent"
+                + " where a domainTable is configured. Stuck: waiting longer than "
+                + DurationText.format(settings.stuckAfter()) + ", or " + settings.stuckAttempts()
+                + " attempts, or FAILED" + (intentId == null ? "" : ". Only intent " + intentId);
         return new Report(now, scope, counts, listed, notes);
     }
 
     private List<IntentEvidence> evidence(OutboxRelay relay, boolean published, Instant now, List<String> notes) {
         int limit = settings.limit();
         AttemptLog log = relay.attempts();
-        Map<String, IntentFacts> facts = new LinkedHashMap<>();
-        List<OutboxRow> waiting = relay.source().waiting(limit);
-        List<FailedRow> failed = relay.source().failed(limit);
-        if (waiting.size() == limit) {
-            notes.add("relay " + relay.name() + ": listed the first " + limit + " waiting rows; more wait (see the"
-                    + " gateway_outbox_pending gauge)");
-        }
-        if (failed.size() == limit) {
-            notes.add("relay " + relay.name() + ": listed the first " + limit + " FAILED rows; more are parked");
-        }
+        OutboxRows outbox = outboxRows(relay, limit, notes);
         if (log == null) {
             notes.add("relay " + relay.name() + ": attemptLog is off, so duplicate deliveries cannot be told and"
                     + " published intents are not listed");
         }
-        Map<String, OutboxRow> rows = new LinkedHashMap<>();
-        Map<String, OutboxState> states = new LinkedHashMap<>();
-        Map<String, String> errors = new LinkedHashMap<>();
-        for (OutboxRow row : waiting) {
-            rows.put(row.keyText(), row);
-            states.put(row.keyText(), row.retryCount() > 0 ? OutboxState.RETRYING : OutboxState.PENDING);
-        }
-        for (FailedRow f : failed) {
-            rows.put(f.row().keyText(), f.row());
-            states.put(f.row().keyText(), OutboxState.FAILED);
-            errors.put(f.row().keyText(), f.reason());
-        }
-        Set<String> fromLog = new HashSet<>();
-        if (log != null) {
-            Instant since = now.minus(settings.window());
-            fromLog.addAll(log.repeated(since, limit));
-            fromLog.addAll(log.duplicates(since, limit));
-            if (published) {
-                fromLog.addAll(log.published(since, limit));
-            }
-        }
-        Set<String> keys = new java.util.LinkedHashSet<>(rows.keySet());
-        keys.addAll(fromLog);
-        Map<String, List<AttemptLog.Entry>> attempts = log == null ? Map.of() : log.attempts(keys);
+        Set<String> keys = new LinkedHashSet<>(outbox.rows().keySet());
+        keys.addAll(logged(log, now, published, limit));
         RelaySettings.DomainTable domain = relay.settings().domain();
         String domainName = domain == null ? null : domain.table().toString();
-        List<IntentFacts> all = new ArrayList<>();
-        for (String key : keys) {
-            OutboxRow row = rows.get(key);
-            List<AttemptLog.Entry> tried = attempts.getOrDefault(key, List.of());
-            if (row != null) {
-                all.add(new IntentFacts(relay.name(), key, row.eventId(), AttemptLog.aggregateKey(row), null,
-                        domainName, states.get(key), row.createdAt() != null ? row.createdAt() : row.occurredAt(),
-                        row.retryCount(), errors.get(key), log != null, tried));
-            } else if (!tried.isEmpty()) {
-                AttemptLog.Entry last = tried.get(tried.size() - 1);
-                // not waiting and not FAILED in the outbox: published (the log says by which cycle)
-                all.add(new IntentFacts(relay.name(), key, last.eventId(), last.aggregateKey(), null, domainName,
-                        OutboxState.PUBLISHED, null, 0, null, true, tried));
-            }
-        }
+        List<IntentFacts> all = facts(relay, keys, outbox, log, domainName);
         Map<String, DomainState> domainStates = domain == null ? Map.of() : domainStates(relay, all);
         List<IntentEvidence> out = new ArrayList<>();
         for (IntentFacts f : all) {
@@ -207,6 +165,71 @@ public class Reconciliation {
             }
         }
         return out;
+    }
+
+    /** The outbox's waiting and FAILED rows by row key, with their state and (FAILED) reason. */
+    private record OutboxRows(Map<String, OutboxRow> rows, Map<String, OutboxState> states,
+                              Map<String, String> errors) {
+    }
+
+    /** The first {@code limit} waiting and FAILED rows; notes when there are more. */
+    private static OutboxRows outboxRows(OutboxRelay relay, int limit, List<String> notes) {
+        List<OutboxRow> waiting = relay.source().waiting(limit);
+        List<FailedRow> failed = relay.source().failed(limit);
+        if (waiting.size() == limit) {
+            notes.add("relay " + relay.name() + ": listed the first " + limit + " waiting rows; more wait (see the"
+                    + " gateway_outbox_pending gauge)");
+        }
+        if (failed.size() == limit) {
+            notes.add("relay " + relay.name() + ": listed the first " + limit + " FAILED rows; more are parked");
+        }
+        OutboxRows out = new OutboxRows(new LinkedHashMap<>(), new LinkedHashMap<>(), new LinkedHashMap<>());
+        for (OutboxRow row : waiting) {
+            out.rows().put(row.keyText(), row);
+            out.states().put(row.keyText(), row.retryCount() > 0 ? OutboxState.RETRYING : OutboxState.PENDING);
+        }
+        for (FailedRow f : failed) {
+            out.rows().put(f.row().keyText(), f.row());
+            out.states().put(f.row().keyText(), OutboxState.FAILED);
+            out.errors().put(f.row().keyText(), f.reason());
+        }
+        return out;
+    }
+
+    /** Row keys the attempt log names within the window: repeated, unexplained duplicates, (on request) published. */
+    private Set<String> logged(AttemptLog log, Instant now, boolean published, int limit) {
+        Set<String> fromLog = new HashSet<>();
+        if (log != null) {
+            Instant since = now.minus(settings.window());
+            fromLog.addAll(log.repeated(since, limit));
+            fromLog.addAll(log.duplicates(since, limit));
+            if (published) {
+                fromLog.addAll(log.published(since, limit));
+            }
+        }
+        return fromLog;
+    }
+
+    /** The facts of each key: from its outbox row, else (published) from its last recorded attempt. */
+    private static List<IntentFacts> facts(OutboxRelay relay, Set<String> keys, OutboxRows outbox, AttemptLog log,
+                                           String domainName) {
+        Map<String, List<AttemptLog.Entry>> attempts = log == null ? Map.of() : log.attempts(keys);
+        List<IntentFacts> all = new ArrayList<>();
+        for (String key : keys) {
+            OutboxRow row = outbox.rows().get(key);
+            List<AttemptLog.Entry> tried = attempts.getOrDefault(key, List.of());
+            if (row != null) {
+                all.add(new IntentFacts(relay.name(), key, row.eventId(), AttemptLog.aggregateKey(row), null,
+                        domainName, outbox.states().get(key), row.createdAt() != null ? row.createdAt()
+                        : row.occurredAt(), row.retryCount(), outbox.errors().get(key), log != null, tried));
+            } else if (!tried.isEmpty()) {
+                AttemptLog.Entry last = tried.get(tried.size() - 1);
+                // not waiting and not FAILED in the outbox: published (the log says by which cycle)
+                all.add(new IntentFacts(relay.name(), key, last.eventId(), last.aggregateKey(), null, domainName,
+                        OutboxState.PUBLISHED, null, 0, null, true, tried));
+            }
+        }
+        return all;
     }
 
     /** Whether each intent's domain row exists, by row key (intents of another aggregate type are not checked). */
@@ -236,18 +259,9 @@ public class Reconciliation {
     }
 
     private Set<String> existing(OutboxRelay relay, RelaySettings.DomainTable domain, Collection<String> ids) {
-        Dialect dialect = dataSources.dialect(relay.settings().dataSource());
-        JdbcTemplate jdbc = new JdbcTemplate(dataSources.get(relay.settings().dataSource(), "dataSource"));
-        Set<String> found = new HashSet<>();
-        List<String> all = List.copyOf(ids);
-        for (int i = 0; i < all.size(); i += 500) {
-            List<String> chunk = all.subList(i, Math.min(all.size(), i + 500));
-            found.addAll(jdbc.queryForList(dialect.sql("reconciliation.domainRows", Map.of(
-                    "domain", dialect.quote(domain.table()), "key", dialect.quote(domain.keyColumn()),
-                    "ids", String.join(", ", java.util.Collections.nCopies(chunk.size(), "?")))), String.class,
-                    chunk.toArray()));
-        }
-        return found;
+        String dataSource = relay.settings().dataSource();
+        return new DomainRows(dataSources.get(dataSource, "dataSource"), dataSources.dialect(dataSource),
+                domain.table(), domain.keyColumn()).existing(ids);
     }
 
     /** Keys (as text) of domain rows without an intent row of their aggregate, at most {@code limit}. */
