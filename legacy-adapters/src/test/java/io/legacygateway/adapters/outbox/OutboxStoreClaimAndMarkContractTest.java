@@ -4,16 +4,9 @@ import static io.legacygateway.adapters.outbox.OutboxFixture.keysOf;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.legacygateway.adapters.sql.GatewaySchema;
-import io.legacygateway.adapters.testsupport.ContractDatabase;
-import io.legacygateway.adapters.testsupport.TestSchema;
 import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -23,31 +16,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * again (STATUS: published status, time and publisher; TIMESTAMP: processed time; DELETE: the row is gone); a cycle
  * that rolls back leaves every row to be claimed again; the backlog counts exactly what waits and what is parked.
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-abstract class OutboxStoreClaimAndMarkContractTest {
-
-    static final Instant T0 = Instant.parse("2030-01-01T00:00:00Z");
-
-    TestSchema schema;
-    OutboxFixture outbox;
-
-    abstract ContractDatabase database();
-
-    @BeforeAll
-    void createSchema() {
-        schema = TestSchema.create(database(), getClass(), GatewaySchema.RELAY);
-        outbox = new OutboxFixture(schema);
-    }
-
-    @AfterAll
-    void dropSchema() throws Exception {
-        schema.close();
-    }
-
-    @BeforeEach
-    void empty() {
-        outbox.clear();
-    }
+abstract class OutboxStoreClaimAndMarkContractTest extends OutboxStoreContract {
 
     @ParameterizedTest
     @EnumSource(value = MarkMode.class, names = {"STATUS", "TIMESTAMP", "DELETE"})

@@ -3,9 +3,6 @@ package io.legacygateway.adapters.outbox;
 import static io.legacygateway.adapters.outbox.OutboxFixture.keysOf;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.legacygateway.adapters.sql.GatewaySchema;
-import io.legacygateway.adapters.testsupport.ContractDatabase;
-import io.legacygateway.adapters.testsupport.TestSchema;
 import java.time.Instant;
 import java.util.List;
 import java.util.Set;
@@ -13,10 +10,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -27,15 +20,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * the other relay holds, so that one aggregate is never published out of order. The window is made deterministic by
  * a latch: the first transaction stays open until the second has claimed.
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-abstract class OutboxStoreClaimsDisjointRowsContractTest {
-
-    static final Instant T0 = Instant.parse("2030-01-01T00:00:00Z");
-
-    TestSchema schema;
-    OutboxFixture outbox;
-
-    abstract ContractDatabase database();
+abstract class OutboxStoreClaimsDisjointRowsContractTest extends OutboxStoreContract {
 
     /**
      * Whether the database's {@code SKIP LOCKED} skips only the rows another transaction holds in this mode's claim
@@ -43,22 +28,6 @@ abstract class OutboxStoreClaimsDisjointRowsContractTest {
      */
     boolean skipsOnlyTheHeldRows(MarkMode mode) {
         return true;
-    }
-
-    @BeforeAll
-    void createSchema() {
-        schema = TestSchema.create(database(), getClass(), GatewaySchema.RELAY);
-        outbox = new OutboxFixture(schema);
-    }
-
-    @AfterAll
-    void dropSchema() throws Exception {
-        schema.close();
-    }
-
-    @BeforeEach
-    void empty() {
-        outbox.clear();
     }
 
     /** Runs {@code second} in the main thread while another thread's transaction holds the claim {@code first}. */

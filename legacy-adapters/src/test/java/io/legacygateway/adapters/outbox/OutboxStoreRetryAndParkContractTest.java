@@ -3,15 +3,8 @@ package io.legacygateway.adapters.outbox;
 import static io.legacygateway.adapters.outbox.OutboxFixture.keysOf;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.legacygateway.adapters.sql.GatewaySchema;
-import io.legacygateway.adapters.testsupport.ContractDatabase;
-import io.legacygateway.adapters.testsupport.TestSchema;
 import java.time.Instant;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -23,31 +16,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * with no attempts counted; with {@code blockAggregate} it holds back its aggregate. A row the database refuses to mark
  * is charged to that row: the others are published, it is parked.
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-abstract class OutboxStoreRetryAndParkContractTest {
-
-    static final Instant T0 = Instant.parse("2030-01-01T00:00:00Z");
-
-    TestSchema schema;
-    OutboxFixture outbox;
-
-    abstract ContractDatabase database();
-
-    @BeforeAll
-    void createSchema() {
-        schema = TestSchema.create(database(), getClass(), GatewaySchema.RELAY);
-        outbox = new OutboxFixture(schema);
-    }
-
-    @AfterAll
-    void dropSchema() throws Exception {
-        schema.close();
-    }
-
-    @BeforeEach
-    void empty() {
-        outbox.clear();
-    }
+abstract class OutboxStoreRetryAndParkContractTest extends OutboxStoreContract {
 
     private List<Long> claimed(OutboxStore store, Instant now) {
         return keysOf(schema.inTransaction(tx -> store.claim(10, now)));
