@@ -1,13 +1,13 @@
 package io.legacygateway.capture;
 
 import io.legacygateway.adapters.capture.CaptureGrants;
-import io.legacygateway.adapters.capture.CaptureTriggers;
 import io.legacygateway.adapters.capture.CaptureTriggers.Operation;
+import io.legacygateway.adapters.capture.CaptureTriggers;
 import io.legacygateway.adapters.capture.NotifyTrigger;
 import io.legacygateway.capture.TriggerInstallation.Action;
 import io.legacygateway.capture.TriggerInstallation.Capture;
-import io.legacygateway.cli.CommandBeans;
-import io.legacygateway.cli.ConfiguredCommand;
+import io.legacygateway.command.CommandBeans;
+import io.legacygateway.command.ConfiguredCommand;
 import io.legacygateway.config.GatewayDataSources;
 import java.io.PrintStream;
 import java.util.Set;

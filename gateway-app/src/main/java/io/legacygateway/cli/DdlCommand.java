@@ -2,6 +2,7 @@ package io.legacygateway.cli;
 
 import io.legacygateway.adapters.sql.Dialect;
 import io.legacygateway.adapters.sql.GatewaySchema;
+import io.legacygateway.command.GatewayCommand;
 import java.io.PrintStream;
 import java.util.Arrays;
 import java.util.Iterator;

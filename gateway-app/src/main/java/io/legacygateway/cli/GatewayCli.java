@@ -1,5 +1,9 @@
 package io.legacygateway.cli;
 
+import io.legacygateway.command.CommandBeans;
+import io.legacygateway.command.ConfiguredCommand;
+import io.legacygateway.command.GatewayApiOptions;
+import io.legacygateway.command.GatewayCommand;
 import io.legacygateway.config.CommandContext;
 import java.io.PrintStream;
 import java.util.ArrayList;
@@ -12,11 +16,11 @@ import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.core.env.Environment;
-import picocli.CommandLine;
 import picocli.CommandLine.Help.Ansi;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.UnmatchedArgumentException;
+import picocli.CommandLine;
 
 /**
  * Runs a command of a {@link GatewayJar}: {@code java -jar gateway-app.jar [--spring options] <command> [args]}.

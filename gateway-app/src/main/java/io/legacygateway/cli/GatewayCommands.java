@@ -1,6 +1,8 @@
 package io.legacygateway.cli;
 
 import io.legacygateway.capture.TriggersCommand;
+import io.legacygateway.command.ConfiguredCommand;
+import io.legacygateway.command.GatewayCommand;
 import io.legacygateway.deadletter.DeadLettersCommand;
 import io.legacygateway.reconciliation.ReconcileCommand;
 import io.legacygateway.relay.RelayCommand;

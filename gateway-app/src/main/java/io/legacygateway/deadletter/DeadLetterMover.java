@@ -1,9 +1,9 @@
 package io.legacygateway.deadletter;
 
 import io.legacygateway.adapters.Failures;
+import io.legacygateway.broker.MessageCopies;
 import io.legacygateway.deadletter.PlannedRedelivery.Target;
 import io.legacygateway.envelope.EnvelopeMessages;
-import io.legacygateway.envelope.MessageCopies;
 import io.legacygateway.operator.OperationAudit;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;

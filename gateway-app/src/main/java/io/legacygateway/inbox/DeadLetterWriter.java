@@ -1,7 +1,7 @@
 package io.legacygateway.inbox;
 
+import io.legacygateway.broker.MessageCopies;
 import io.legacygateway.envelope.EnvelopeMessages;
-import io.legacygateway.envelope.MessageCopies;
 import jakarta.jms.BytesMessage;
 import jakarta.jms.DeliveryMode;
 import jakarta.jms.JMSException;

@@ -1,9 +1,9 @@
 package io.legacygateway.relay;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.legacygateway.cli.GatewayApiClient;
-import io.legacygateway.cli.GatewayApiOptions;
-import io.legacygateway.cli.GatewayCommand;
+import io.legacygateway.command.GatewayApiClient;
+import io.legacygateway.command.GatewayApiOptions;
+import io.legacygateway.command.GatewayCommand;
 import java.io.PrintStream;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.legacygateway.cli.CommandBeans;
 import io.legacygateway.cli.GatewayCli;
+import io.legacygateway.command.CommandBeans;
 import io.legacygateway.config.GatewayDataSources;
 import io.legacygateway.envelope.EnvelopeCodec;
 import io.legacygateway.envelope.EventEnvelope;

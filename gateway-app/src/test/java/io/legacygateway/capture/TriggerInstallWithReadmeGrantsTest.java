@@ -5,8 +5,8 @@ import static org.awaitility.Awaitility.await;
 
 import io.legacygateway.adapters.sql.Dialect;
 import io.legacygateway.adapters.sql.SchemaScripts;
-import io.legacygateway.cli.CommandBeans;
 import io.legacygateway.cli.GatewayCli;
+import io.legacygateway.command.CommandBeans;
 import io.legacygateway.config.GatewayDataSources;
 import io.legacygateway.config.GatewayProperties;
 import io.legacygateway.testsupport.TestDatabase;

@@ -2,8 +2,8 @@ package io.legacygateway.relay;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.legacygateway.cli.CommandBeans;
 import io.legacygateway.cli.GatewayCli;
+import io.legacygateway.command.CommandBeans;
 import io.legacygateway.config.GatewayDataSources;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;

@@ -1,7 +1,7 @@
 package io.legacygateway.reconciliation;
 
-import io.legacygateway.cli.CommandBeans;
-import io.legacygateway.cli.ConfiguredCommand;
+import io.legacygateway.command.CommandBeans;
+import io.legacygateway.command.ConfiguredCommand;
 import io.legacygateway.config.GatewayDataSources;
 import io.legacygateway.operator.OperationAudit;
 import java.io.PrintStream;

@@ -2,8 +2,8 @@ package io.legacygateway.reconciliation;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.legacygateway.cli.CommandBeans;
 import io.legacygateway.cli.GatewayCli;
+import io.legacygateway.command.CommandBeans;
 import io.legacygateway.testsupport.LegacyDatabases;
 import io.legacygateway.testsupport.TestDatabase;
 import java.io.ByteArrayOutputStream;

@@ -2,8 +2,8 @@ package io.legacygateway.reconciliation;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.legacygateway.cli.CommandBeans;
 import io.legacygateway.cli.GatewayCli;
+import io.legacygateway.command.CommandBeans;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;

@@ -1,4 +1,4 @@
-package io.legacygateway.envelope;
+package io.legacygateway.broker;
 
 import jakarta.jms.BytesMessage;
 import jakarta.jms.JMSException;

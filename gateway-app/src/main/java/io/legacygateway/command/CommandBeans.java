@@ -1,11 +1,12 @@
-package io.legacygateway.cli;
+package io.legacygateway.command;
 
 import java.util.List;
 import org.springframework.beans.factory.BeanFactory;
 
 /**
- * What a {@link ConfiguredCommand} takes from the gateway's configuration: the beans of the context that
- * {@link GatewayCli} builds from it for that one command (no web server, no routes), or instances a caller gives.
+ * What a {@link ConfiguredCommand} takes from the gateway's configuration: the beans of the context that the jar's
+ * command line ({@code cli/GatewayCli}) builds from it for that one command (no web server, no routes), or instances a
+ * caller gives.
  */
 public interface CommandBeans {
 

@@ -1,4 +1,4 @@
-package io.legacygateway.cli;
+package io.legacygateway.command;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;

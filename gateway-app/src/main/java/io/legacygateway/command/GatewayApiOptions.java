@@ -1,4 +1,4 @@
-package io.legacygateway.cli;
+package io.legacygateway.command;
 
 import picocli.CommandLine.Option;
 
