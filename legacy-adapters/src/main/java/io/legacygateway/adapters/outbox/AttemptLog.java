@@ -158,9 +158,9 @@ public final class AttemptLog {
     }
 
     /**
-     * Records a cycle's attempts before anything is sent, and commits them: multi-row inserts (200 rows per statement)
-     * in a transaction of its own, the only attempt-log write before the broker, after the unwritten finish of the
-     * previous cycle, if any. If it fails, neither is written and the finish stays unwritten.
+     * Records a cycle's attempts before anything is sent, and commits them: one insert of arrays (PostgreSQL) or
+     * multi-row inserts (200 rows per statement) in a transaction of its own, the only attempt-log write before the
+     * broker, after the unwritten finish of the previous cycle, if any. If it fails, neither is written and the finish stays unwritten.
      */
     public synchronized void attempted(String cycle, List<Attempt> attempts, Instant at) {
         if (attempts.isEmpty()) {
@@ -174,10 +174,7 @@ public final class AttemptLog {
         if (unwritten != null) {
             writes.finish(unwritten, statements);
         }
-        for (int from = 0; from < attempts.size(); from += AttemptWrites.INSERT_ROWS) {
-            statements.add(writes.insert(cycle, attempts.subList(from,
-                    Math.min(attempts.size(), from + AttemptWrites.INSERT_ROWS)), time));
-        }
+        writes.insert(cycle, attempts, time, statements);
         writes.write(statements);
         unwritten = null;
         lastCycle = cycle;

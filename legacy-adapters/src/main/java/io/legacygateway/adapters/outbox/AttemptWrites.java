@@ -51,8 +51,40 @@ final class AttemptWrites {
         this.instance = instance;
     }
 
-    /** The insert of up to {@value #INSERT_ROWS} attempts of a cycle at {@code time}, bound as the column takes it. */
-    Statement insert(String cycle, List<Attempt> attempts, Object time) {
+    /**
+     * The inserts of a cycle's attempts at {@code time}, bound as the column takes it: one statement of arrays where the
+     * dialect has {@code attempt.insertColumns} (PostgreSQL), else multi-row inserts of up to {@value #INSERT_ROWS}.
+     */
+    void insert(String cycle, List<Attempt> attempts, Object time, List<Statement> out) {
+        if (tables.dialect().has("attempt.insertColumns")) {
+            out.add(insertColumns(cycle, attempts, time));
+            return;
+        }
+        for (int from = 0; from < attempts.size(); from += INSERT_ROWS) {
+            out.add(insertRows(cycle, attempts.subList(from, Math.min(attempts.size(), from + INSERT_ROWS)), time));
+        }
+    }
+
+    private Statement insertColumns(String cycle, List<Attempt> attempts, Object time) {
+        int n = attempts.size();
+        String[] keys = new String[n];
+        String[] eventIds = new String[n];
+        String[] aggregates = new String[n];
+        String[] observations = new String[n];
+        String[] details = new String[n];
+        for (int i = 0; i < n; i++) {
+            Attempt a = attempts.get(i);
+            keys[i] = a.row().keyText();
+            eventIds[i] = RejectionLog.truncate(a.row().eventId(), 255);
+            aggregates[i] = AttemptLog.aggregateKey(a.row());
+            observations[i] = a.observation().name();
+            details[i] = RejectionLog.truncate(a.detail(), DETAIL);
+        }
+        return new Statement(tables.sql("attempt.insertColumns"), relay, cycle, time, instance, keys, eventIds,
+                aggregates, observations, details);
+    }
+
+    private Statement insertRows(String cycle, List<Attempt> attempts, Object time) {
         String sql = insertSql.computeIfAbsent(attempts.size(), n -> tables.sql("attempt.insertRows",
                 Map.of("rows", String.join(", ", Collections.nCopies(n, "(?, ?, ?, ?, ?, ?, ?, ?, ?)")))));
         Object[] binds = new Object[attempts.size() * 9];

@@ -40,6 +40,13 @@ INSERT INTO {table} (message_id, consumer_name, processed_at) VALUES :rows ON CO
 -- name: inbox.sequence.create
 INSERT INTO {table} (consumer_name, aggregate_key, last_sequence) VALUES (:consumer, :aggregate, 0) ON CONFLICT DO NOTHING
 
+-- name: attempt.insertColumns
+-- A cycle's attempts in one statement of nine binds, whatever their number: the per-attempt values as five arrays of
+-- equal length (one element per attempt), the cycle's own values once. Replaces attempt.insertRows (one tuple of nine
+-- binds per attempt): the same rows, a fraction of the binds to encode and of the statement to parse. binds: relay,
+-- cycle id, attempted at, instance, row keys[], event ids[], aggregate keys[], observations[], details[]
+INSERT INTO {attempts} (relay, cycle_id, row_key, event_id, aggregate_key, attempted_at, instance, observation, detail) SELECT ?, ?, a.row_key, a.event_id, a.aggregate_key, ?, ?, a.observation, a.detail FROM unnest(CAST(? AS VARCHAR[]), CAST(? AS VARCHAR[]), CAST(? AS VARCHAR[]), CAST(? AS VARCHAR[]), CAST(? AS VARCHAR[])) AS a(row_key, event_id, aggregate_key, observation, detail)
+
 -- name: attempt.finish.noFlushWait
 -- An attempt-log transaction commits without waiting for its WAL flush: a finish written alone (AttemptLog.flush;
 -- a lost one reads as SENT/NONE, "may have been delivered"), and the insert when the relay's cycle commits on the same
