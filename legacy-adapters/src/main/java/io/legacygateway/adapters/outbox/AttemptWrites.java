@@ -109,13 +109,13 @@ final class AttemptWrites {
      */
     void finish(Finish f, List<Statement> out) {
         f.answer().byRowKey().forEach((key, a) -> out.add(new Statement(tables.sql("attempt.observeRow"),
-                a.observation().name(), RejectionLog.truncate(a.detail(), DETAIL), f.cycle(), key)));
+                a.observation().name(), RejectionLog.truncate(a.detail(), DETAIL), relay, key, f.cycle())));
         MarkState mark = f.committed() ? markOf(f.answer().rest()) : MarkState.ROLLED_BACK;
         out.add(new Statement(tables.sql("attempt.finish"), f.cycle(), relay, f.answer().rest().name(), mark.name(),
                 RejectionLog.truncate(f.answer().restDetail(), DETAIL), f.time()));
         if (f.committed()) {
             f.parked().forEach(key -> out.add(new Statement(tables.sql("attempt.markRow"),
-                    MarkState.FAILED.name(), f.cycle(), key)));
+                    MarkState.FAILED.name(), relay, key, f.cycle())));
         }
     }
 

@@ -218,12 +218,14 @@ INSERT INTO {attempts} (relay, cycle_id, row_key, event_id, aggregate_key, attem
 INSERT INTO {cycles} (cycle_id, relay, observation, mark_state, detail, attempted_at) VALUES (?, ?, ?, ?, ?, ?)
 
 -- name: attempt.observeRow
--- A row's own answer, different from its cycle's. binds: observation, detail, cycle id, row key
-UPDATE {attempts} SET observation = ?, detail = ? WHERE cycle_id = ? AND row_key = ?
+-- A row's own answer, different from its cycle's; found by the (relay, row_key) index. binds: observation, detail,
+-- relay, row key, cycle id
+UPDATE {attempts} SET observation = ?, detail = ? WHERE relay = ? AND row_key = ? AND cycle_id = ?
 
 -- name: attempt.markRow
--- A row's own mark (parked), different from its cycle's. binds: mark state, cycle id, row key
-UPDATE {attempts} SET mark_state = ? WHERE cycle_id = ? AND row_key = ?
+-- A row's own mark (parked), different from its cycle's; found by the (relay, row_key) index. binds: mark state,
+-- relay, row key, cycle id
+UPDATE {attempts} SET mark_state = ? WHERE relay = ? AND row_key = ? AND cycle_id = ?
 
 -- name: attempt.effective
 -- Every attempt of a relay with its effective state: the row's own observation unless it is SENT and its cycle has a
