@@ -71,7 +71,7 @@ public final class Benchmark {
                 System.out.printf("%n%s (schema %s)%n", db.id, db.schema());
                 for (int round = 1; round <= options.repeat; round++) {
                     if (options.sections.contains("relay")) {
-                        relay(db, gateway);
+                        relay(db, gateway, round);
                     }
                     if (options.sections.contains("inbox")) {
                         inbox(db, gateway);
@@ -94,9 +94,12 @@ public final class Benchmark {
 
     /**
      * Per batch size and claimers, back to back: the two raw ceilings, the hand-written pipeline, the gateway's relay
-     * with and without the attempt log; after a warm-up of each path that is not reported.
+     * with and without the attempt log; after a warm-up of each path that is not reported. The gateway is warmed up
+     * with and without its attempt log, and the two take turns to go first from one round to the next: a line that
+     * runs while the JIT still compiles the gateway's code pays for that compilation (a flight recording showed the
+     * compiler threads taking a fifth of the machine during the first gateway line after a 5,000-row warm-up).
      */
-    private void relay(BenchDatabase db, BenchedGateway gateway) throws Exception {
+    private void relay(BenchDatabase db, BenchedGateway gateway, int round) throws Exception {
         int w = options.batches.get(0);
         db.prefillOutbox(0, options.warmUp, options.analyze);
         HandWritten.claimAndMark(db, w, 1);
@@ -104,8 +107,10 @@ public final class Benchmark {
         HandWritten.transactedSend(cf, warm, options.warmUp, w, 1);
         db.prefillOutbox(0, options.warmUp, options.analyze);
         HandWritten.pipeline(db, cf, warm, w, 1);
-        db.prefillOutbox(0, options.warmUp, options.analyze);
-        gateway.relay("warm-" + (++relays), warm, w, 1, true);
+        for (boolean attemptLog : new boolean[] {true, false}) {
+            db.prefillOutbox(0, options.warmUp, options.analyze);
+            gateway.relay("warm-" + (++relays), warm, w, 1, attemptLog);
+        }
         queues.destroy(warm);
         for (int b : options.batches) {
             for (int c : options.claimers) {
@@ -126,7 +131,7 @@ public final class Benchmark {
                         false, List.of("ceiling jdbc" + at, "ceiling jms" + at),
                         () -> HandWritten.pipeline(db, cf, q2, b, c));
                 checkRelayed(db, q2, options.rows, options.rows, "hand-written pipeline");
-                for (boolean attemptLog : new boolean[] {true, false}) {
+                for (boolean attemptLog : round % 2 == 1 ? new boolean[] {true, false} : new boolean[] {false, true}) {
                     db.prefillOutbox(0, options.rows, options.analyze);
                     String q3 = queue();
                     String name = "bench-" + (++relays);
@@ -158,7 +163,7 @@ public final class Benchmark {
 
     /** Per sessions, back to back: the batched and the naive hand-written inbox, the gateway's inbox. */
     private void inbox(BenchDatabase db, BenchedGateway gateway) throws Exception {
-        int warm = options.warmUp / 2;
+        int warm = options.warmUp;
         inboxRun(db, "warm-up", false, () -> HandWritten.batchedInbox(db, cf, currentQueue(), warm, 4, 100), warm,
                 List.of(), "bench-batched");
         inboxRun(db, "warm-up", false, () -> HandWritten.naiveInbox(db, cf, currentQueue(), warm / 4, 4), warm / 4,
@@ -347,7 +352,7 @@ public final class Benchmark {
         List<Integer> threads = List.of(1, 4);
         int backlogPending = 100_000;
         int backlogTable = 1_000_000;
-        int warmUp = 5_000;
+        int warmUp = 20_000;
         boolean analyze = true;
         boolean pendingIndex;
         boolean latency;
@@ -361,7 +366,8 @@ public final class Benchmark {
         static final String USAGE = """
                 bench/run.sh [--db postgres|mariadb|both] [--rows N] [--batch N[,N...]] [--messages N] [--quick]
                              [--only relay,inbox,backlog] [--backlog PENDING/TABLE] [--no-analyze]
-                             [--repeat N] [--pending-index] [--relay-param name=value]... [--inbox-param name=value]...
+                             [--repeat N] [--warm-up N] [--pending-index] [--relay-param name=value]...
+                             [--inbox-param name=value]...
                 bench/run.sh --latency [--rate N] [--seconds N] [--db ...] [--relay-param pollInterval=100ms]
                   --db           database(s) to measure (default both)
                   --rows         outbox rows per relay line (default 100000; --quick 10000)
@@ -371,6 +377,8 @@ public final class Benchmark {
                                  --quick 10000/100000)
                   --only         sections to run (default all)
                   --repeat       run every section N times and keep each line's best rate (default 1)
+                  --warm-up      rows (messages) each path runs before it is measured, not reported (default 20000;
+                                 --quick 10000): the gateway's code must be compiled by the JIT before its lines
                   --no-analyze   leave the outbox's statistics as the database keeps them after each prefill
                                  (default: VACUUM ANALYZE / ANALYZE TABLE after each prefill)
                   --pending-index
@@ -394,7 +402,7 @@ public final class Benchmark {
                 o.messages = 2_000;
                 o.backlogPending = 10_000;
                 o.backlogTable = 100_000;
-                o.warmUp = 2_000;
+                o.warmUp = 10_000;
             }
             for (int i = 0; i < args.length; i++) {
                 String a = args[i];
@@ -407,6 +415,7 @@ public final class Benchmark {
                                 : List.of(BenchDatabase.parse(v));
                     }
                     case "--rows" -> o.rows = positive(value(args, ++i, a), a);
+                    case "--warm-up" -> o.warmUp = positive(value(args, ++i, a), a);
                     case "--batch" -> o.batches = java.util.Arrays.stream(value(args, ++i, a).split(","))
                             .map(v -> positive(v, a)).toList();
                     case "--messages" -> o.messages = positive(value(args, ++i, a), a);
