@@ -243,13 +243,15 @@ public final class GatewayCli {
         return description.length == 0 ? "" : description[0];
     }
 
-    /** The gateway's configuration without web server, routes, demo traffic or scheduled jobs. */
+    /**
+     * The gateway's configuration without web server, routes or scheduled jobs; what else must not run in a command
+     * reads {@link CommandContext}.
+     */
     private static ConfigurableApplicationContext commandContext(GatewayJar jar, List<String> options) {
         List<String> spring = new ArrayList<>(options);
         spring.addAll(List.of(
                 "--spring.main.web-application-type=none",
                 "--spring.main.banner-mode=off",
-                "--gateway.demo.enabled=false",
                 "--" + COMMAND_PROPERTY + "=true",
                 // a command never runs routes; an embedded broker, if the profile has one, keeps nothing on disk
                 "--camel.main.routes-include-pattern=classpath:no-routes-for-commands/*.yaml",

@@ -5,7 +5,8 @@ import org.springframework.core.env.Environment;
 /**
  * Whether a Spring context runs one command ({@code java -jar gateway-app.jar <command>}) rather than the gateway: the
  * command launcher sets {@link #PROPERTY} to {@code true} in the contexts it starts, and what runs only in the gateway
- * (the scheduled jobs, the nothing-configured check) reads it here, so it need not know the launcher.
+ * (the scheduled jobs, the nothing-configured check, an application's own traffic on top of the gateway) reads it
+ * here, so it need not know the launcher.
  */
 public final class CommandContext {
 

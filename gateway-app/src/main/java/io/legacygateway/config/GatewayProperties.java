@@ -18,7 +18,6 @@ import org.springframework.validation.annotation.Validated;
  * @param source      CloudEvents {@code source} of published events unless a relay sets its own (a URI-reference
  *                    naming the legacy system); default {@code urn:legacy-gateway}
  * @param datasources the legacy databases, by name; relays and consumers refer to them by that name
- * @param demo        the embedded demo's traffic generator (on in the {@code demo} profile only)
  * @param operations  where operator actions are audited ({@link Operations})
  * @param retention   clean-up of inbox rows ({@link Retention})
  * @param deadLetters dead-letter redelivery limits ({@link DeadLetters})
@@ -30,7 +29,6 @@ import org.springframework.validation.annotation.Validated;
 public record GatewayProperties(
         @DefaultValue("urn:legacy-gateway") @NotBlank String source,
         @DefaultValue Map<String, @Valid DataSourceSpec> datasources,
-        @DefaultValue @Valid @NotNull Demo demo,
         @DefaultValue @Valid @NotNull GatewaySecurityProperties security,
         @DefaultValue @Valid @NotNull Operations operations,
         @DefaultValue @Valid @NotNull Retention retention,
@@ -151,34 +149,5 @@ public record GatewayProperties(
             @DefaultValue("10s") @NotNull Duration connectTimeout,
             @DefaultValue("false") boolean initializeSchema,
             @DefaultValue Map<String, String> properties) {
-    }
-
-    /**
-     * The demo's legacy application: it writes orders and their outbox rows through plain JDBC; and the demo's second
-     * service, a wallet per customer updated from the order events through an inbox consumer.
-     *
-     * @param enabled             start the traffic generator; default false (the {@code demo} profile turns it on)
-     * @param dataSource          the datasource holding the demo's legacy schema; default {@code demo}
-     * @param orderInterval       time between two orders; default 2s
-     * @param walletDataSource    the datasource of the wallet service (its table and its inbox); default {@code wallet}
-     * @param duplicateDeliveries now and then deliver an event the wallet already applied once more, bypassing the
-     *                            broker's duplicate detection, to show the inbox skipping it; default false (the
-     *                            {@code demo} profile turns it on)
-     * @param duplicateInterval   time between two such duplicates; default 15s
-     * @param poisonMessages      now and then send an order event for a customer who has no wallet yet, which the
-     *                            wallet's inbox dead-letters (BUSINESS_RULE); the wallet is opened half an interval
-     *                            later, so that the dead letter can be redelivered and applied; default false (the
-     *                            {@code demo} profile turns it on)
-     * @param poisonInterval      time between two such poison messages; default 2m
-     */
-    public record Demo(
-            @DefaultValue("false") boolean enabled,
-            @DefaultValue("demo") @NotBlank String dataSource,
-            @DefaultValue("2s") @NotNull Duration orderInterval,
-            @DefaultValue("wallet") @NotBlank String walletDataSource,
-            @DefaultValue("false") boolean duplicateDeliveries,
-            @DefaultValue("15s") @NotNull Duration duplicateInterval,
-            @DefaultValue("false") boolean poisonMessages,
-            @DefaultValue("2m") @NotNull Duration poisonInterval) {
     }
 }

@@ -12,26 +12,35 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * Who may use the operator surfaces (Hawtio, Jolokia, {@code /actuator/**} beyond health and info, {@code /api/**}):
  * settings under {@code gateway.security.*}. Authentication is always on; there is no switch to turn it off.
  *
- * @param users               the accounts, by user name; at least one is required when the gateway serves HTTP
- *                            (startup fails naming {@code gateway.security.users} otherwise). No default account
- *                            exists outside the {@code demo} profile, whose {@code application-demo.yml} defines the
- *                            documented demo user
- * @param anonymousPrometheus serve {@code /actuator/prometheus} without credentials so that a scraper needs none;
- *                            default true. Set false to require a {@code VIEWER} login (HTTP Basic) for scraping too
+ * @param users                  the accounts, by user name; at least one is required when the gateway serves HTTP
+ *                               (startup fails naming {@code gateway.security.users} otherwise). There is no default
+ *                               account
+ * @param anonymousPrometheus    serve {@code /actuator/prometheus} without credentials so that a scraper needs none;
+ *                               default true. Set false to require a {@code VIEWER} login (HTTP Basic) for scraping
+ *                               too
+ * @param shortPasswordsAccepted accept plain-text passwords shorter than {@value #MIN_PASSWORD_LENGTH} characters;
+ *                               default false. Only for a gateway listening on loopback only ({@code server.address:
+ *                               127.0.0.1}), as the demo jar's {@code demo} profile does with its well-known login; the
+ *                               gateway logs a WARN naming this key at every startup while it is on
  */
 public record GatewaySecurityProperties(
         @DefaultValue Map<String, @Valid User> users,
-        @DefaultValue("true") boolean anonymousPrometheus) {
+        @DefaultValue("true") boolean anonymousPrometheus,
+        @DefaultValue("false") boolean shortPasswordsAccepted) {
 
-    /** Shortest plain-text password accepted outside the demo. */
+    /** Shortest plain-text password accepted unless {@code gateway.security.short-passwords-accepted} is true. */
     public static final int MIN_PASSWORD_LENGTH = 12;
+
+    /** The key of {@link #shortPasswordsAccepted}, as messages name it. */
+    public static final String SHORT_PASSWORDS_ACCEPTED = "gateway.security.short-passwords-accepted";
 
     /**
      * One account.
      *
      * @param password the password: plain text, or an encoded form with its id prefix as Spring Security's
-     *                 {@code DelegatingPasswordEncoder} reads it (for example {@code {bcrypt}$2a$10$...}). Outside the
-     *                 demo a plain-text password needs at least {@value #MIN_PASSWORD_LENGTH} characters
+     *                 {@code DelegatingPasswordEncoder} reads it (for example {@code {bcrypt}$2a$10$...}). A
+     *                 plain-text password needs at least {@value #MIN_PASSWORD_LENGTH} characters unless
+     *                 {@code gateway.security.short-passwords-accepted} is true
      * @param roles    what the account may do; default {@code VIEWER} (least privilege)
      */
     public record User(
@@ -74,28 +83,27 @@ public record GatewaySecurityProperties(
     }
 
     /**
-     * Checks what bean validation cannot: an account exists, and outside the demo no plain-text password is short
-     * (which also refuses the demo's well-known password).
+     * Checks what bean validation cannot: an account exists, and no plain-text password is short unless
+     * {@link #shortPasswordsAccepted}.
      *
-     * @param demo whether the demo runs ({@code gateway.demo.enabled}); only then are short passwords accepted
      * @throws IllegalStateException naming the key to set
      */
-    public void verify(boolean demo) {
+    public void verify() {
         if (users.isEmpty()) {
             throw new IllegalStateException("gateway.security.users: no user is configured, and the gateway never "
                     + "serves Hawtio, Jolokia or /api without a login. Set gateway.security.users.<name>.password and "
                     + "gateway.security.users.<name>.roles (VIEWER or OPERATOR), for example the environment variables "
                     + "GATEWAY_SECURITY_USERS_OPERATOR_PASSWORD and GATEWAY_SECURITY_USERS_OPERATOR_ROLES=operator");
         }
-        if (demo) {
+        if (shortPasswordsAccepted) {
             return;
         }
         users.forEach((name, user) -> {
             if (user.plainPassword() && user.clearPassword().length() < MIN_PASSWORD_LENGTH) {
                 throw new IllegalStateException("gateway.security.users." + name + ".password: a plain-text password "
-                        + "needs at least " + MIN_PASSWORD_LENGTH + " characters outside the demo (the demo's "
-                        + "well-known password is refused here); set a long one or an encoded one such as "
-                        + "{bcrypt}$2a$10$...");
+                        + "needs at least " + MIN_PASSWORD_LENGTH + " characters; set a long one or an encoded one "
+                        + "such as {bcrypt}$2a$10$... (" + SHORT_PASSWORDS_ACCEPTED + "=true accepts short ones, for "
+                        + "a gateway listening on loopback only)");
             }
         });
     }

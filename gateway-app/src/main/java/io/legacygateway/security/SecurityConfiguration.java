@@ -12,6 +12,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.boot.actuate.autoconfigure.endpoint.web.WebEndpointProperties;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.context.annotation.Bean;
@@ -47,8 +49,8 @@ import org.springframework.web.filter.OncePerRequestFilter;
 
 /**
  * The login in front of every operator surface. Accounts come from {@code gateway.security.users}
- * ({@link GatewaySecurityProperties}); startup fails naming the key when none is configured or, outside the demo, a
- * plain-text password is short.
+ * ({@link GatewaySecurityProperties}); startup fails naming the key when none is configured or a plain-text password is
+ * short, unless {@code gateway.security.short-passwords-accepted} (then a WARN at startup names that key).
  *
  * <table>
  *   <caption>paths and roles</caption>
@@ -74,10 +76,17 @@ import org.springframework.web.filter.OncePerRequestFilter;
 @EnableWebSecurity
 public class SecurityConfiguration {
 
+    private static final Logger log = LoggerFactory.getLogger(SecurityConfiguration.class);
+
     @Bean
     InMemoryUserDetailsManager gatewayUsers(GatewayProperties properties) {
         GatewaySecurityProperties security = properties.security();
-        security.verify(properties.demo().enabled());
+        security.verify();
+        if (security.shortPasswordsAccepted()) {
+            log.warn("{}=true: plain-text passwords shorter than {} characters are accepted; only for a gateway "
+                            + "listening on loopback only", GatewaySecurityProperties.SHORT_PASSWORDS_ACCEPTED,
+                    GatewaySecurityProperties.MIN_PASSWORD_LENGTH);
+        }
         List<UserDetails> users = new ArrayList<>();
         security.users().forEach((name, user) -> users.add(User.withUsername(name)
                 .password(user.encodedPassword())

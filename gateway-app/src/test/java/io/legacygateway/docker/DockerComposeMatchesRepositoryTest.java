@@ -283,8 +283,8 @@ class DockerComposeMatchesRepositoryTest {
             assertThat(properties.security().users()).containsKey("operator");
             assertThat(properties.security().users().get("operator").roles())
                     .containsExactly(io.legacygateway.config.GatewaySecurityProperties.Role.OPERATOR);
-            properties.security().verify(properties.demo().enabled());
-            assertThat(properties.demo().enabled()).isFalse();
+            properties.security().verify();
+            assertThat(properties.security().shortPasswordsAccepted()).isFalse();
             assertThat(env.getProperty("spring.profiles.active")).isEqualTo("prod");
         }
     }

@@ -3,18 +3,29 @@ package io.legacygateway.security;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import io.legacygateway.GatewayApplication;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.context.event.ApplicationPreparedEvent;
+import org.springframework.context.ApplicationEvent;
+import org.springframework.context.ApplicationListener;
 import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.security.core.userdetails.UserDetails;
+import org.springframework.security.core.userdetails.UserDetailsService;
+import org.springframework.security.crypto.password.PasswordEncoder;
 
 /**
- * Outside the demo the gateway does not start without an account, nor with a short plain-text password (which
- * includes the demo's well-known one), and says which key to set. The profile {@code no-accounts} has no file, so
- * only the defaults of {@code application.yml} and the options below apply.
+ * The gateway does not start without an account, nor with a short plain-text password (such as the demo's well-known
+ * one) unless {@code gateway.security.short-passwords-accepted} is true, and says which key to set. The profile
+ * {@code no-accounts} has no file, so only the defaults of {@code application.yml} and the options below apply.
  */
 class LoginRequiredAtStartupTest {
 
@@ -25,10 +36,25 @@ class LoginRequiredAtStartupTest {
     }
 
     @Test
-    void theDemoPasswordOutsideTheDemoFailsStartupNamingTheKey() {
+    void aShortPasswordFailsStartupNamingTheKeyAndTheSettingThatAcceptsIt() {
         assertThat(startupFailure("gateway.security.users.ops.password=demo",
                 "gateway.security.users.ops.roles=operator"))
-                .contains("gateway.security.users.ops.password: a plain-text password needs at least 12 characters");
+                .contains("gateway.security.users.ops.password: a plain-text password needs at least 12 characters")
+                .contains("gateway.security.short-passwords-accepted=true");
+    }
+
+    @Test
+    void aShortPasswordStartsWhenShortPasswordsAreAcceptedWithAWarningNamingTheKey() {
+        ListAppender<ILoggingEvent> securityLog = new ListAppender<>();
+        try (ConfigurableApplicationContext context = start(securityLog,
+                "gateway.security.short-passwords-accepted=true",
+                "gateway.security.users.ops.password=demo", "gateway.security.users.ops.roles=operator")) {
+            UserDetails ops = context.getBean(UserDetailsService.class).loadUserByUsername("ops");
+            assertThat(context.getBean(PasswordEncoder.class).matches("demo", ops.getPassword())).isTrue();
+            assertThat(securityLog.list).filteredOn(e -> e.getLevel() == Level.WARN)
+                    .extracting(ILoggingEvent::getFormattedMessage)
+                    .anyMatch(m -> m.startsWith("gateway.security.short-passwords-accepted=true"));
+        }
     }
 
     @Test
@@ -59,6 +85,12 @@ class LoginRequiredAtStartupTest {
     }
 
     private static ConfigurableApplicationContext start(String... properties) {
+        return start(new ListAppender<>(), properties);
+    }
+
+    /** Starts the gateway with {@code securityLog} attached to {@link SecurityConfiguration}'s logger. */
+    private static ConfigurableApplicationContext start(ListAppender<ILoggingEvent> securityLog,
+                                                        String... properties) {
         List<String> args = new ArrayList<>(List.of("--server.port=0", "--spring.main.banner-mode=off",
                 "--spring.artemis.mode=embedded", "--spring.artemis.embedded.enabled=true",
                 "--spring.artemis.embedded.persistent=false",
@@ -67,7 +99,14 @@ class LoginRequiredAtStartupTest {
         for (String p : properties) {
             args.add("--" + p);
         }
+        // attached once Spring Boot has configured logging, which drops appenders added earlier
+        ApplicationListener<ApplicationEvent> attach = event -> {
+            if (event instanceof ApplicationPreparedEvent) {
+                securityLog.start();
+                ((Logger) LoggerFactory.getLogger(SecurityConfiguration.class)).addAppender(securityLog);
+            }
+        };
         return new SpringApplicationBuilder(GatewayApplication.class).web(WebApplicationType.SERVLET)
-                .profiles("no-accounts").run(args.toArray(String[]::new));
+                .profiles("no-accounts").listeners(attach).run(args.toArray(String[]::new));
     }
 }

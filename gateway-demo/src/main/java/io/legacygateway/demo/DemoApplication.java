@@ -14,7 +14,8 @@ import java.util.Map;
  * another configuration, as with the product jar. Its commands are the product's plus {@code lab}.
  *
  * <p>The Spring application is the product's own ({@link GatewayApplication}): its component scan of
- * {@code io.legacygateway} finds {@link DemoConfiguration} and the lab's configuration on this jar's class path.
+ * {@code io.legacygateway} finds the demo's settings ({@link DemoPropertiesConfiguration}, {@code demo.*}),
+ * {@link DemoConfiguration} and the lab's configuration on this jar's class path.
  */
 public final class DemoApplication {
 

@@ -1,11 +1,12 @@
 package io.legacygateway.demo;
 
+import io.legacygateway.config.CommandContext;
 import io.legacygateway.config.GatewayDataSources;
 import io.legacygateway.config.GatewayProperties;
 import java.time.Clock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.context.event.ApplicationReadyEvent;
 import org.springframework.context.ApplicationListener;
 import org.springframework.context.annotation.Bean;
@@ -26,37 +27,42 @@ import jakarta.jms.ConnectionFactory;
 
 /**
  * The embedded demo (profile {@code demo}, the default): a legacy application writing orders, a wallet service fed by
- * an inbox consumer, duplicate deliveries to show the inbox skipping them, and a banner.
+ * an inbox consumer, duplicate deliveries to show the inbox skipping them, and a banner. It runs when
+ * {@code demo.enabled} is true ({@link DemoProperties}), and never in a command's context: the demo jar's commands read
+ * the demo profile too, and start no demo traffic.
  */
 @Configuration(proxyBeanMethods = false)
-@ConditionalOnProperty(name = "gateway.demo.enabled", havingValue = "true")
+@ConditionalOnBooleanProperty("demo.enabled")
+@ConditionalOnBooleanProperty(name = CommandContext.PROPERTY, havingValue = false, matchIfMissing = true)
 public class DemoConfiguration {
 
     private static final Logger log = LoggerFactory.getLogger(DemoConfiguration.class);
 
     @Bean
-    DemoLegacyApplication demoLegacyApplication(GatewayDataSources dataSources, GatewayProperties properties,
+    DemoLegacyApplication demoLegacyApplication(GatewayDataSources dataSources, DemoProperties settings,
                                                 Clock clock) {
-        return new DemoLegacyApplication(dataSources, properties, clock);
+        return new DemoLegacyApplication(dataSources, settings, clock);
     }
 
     @Bean
-    DemoWallet demoWallet(GatewayDataSources dataSources, GatewayProperties properties) {
-        return new DemoWallet(dataSources, properties);
+    DemoWallet demoWallet(GatewayDataSources dataSources, DemoProperties settings) {
+        return new DemoWallet(dataSources, settings);
     }
 
     @Bean
-    @ConditionalOnProperty(name = "gateway.demo.duplicate-deliveries", havingValue = "true")
+    @ConditionalOnBooleanProperty("demo.duplicate-deliveries")
     DemoDuplicateDeliveries demoDuplicateDeliveries(GatewayDataSources dataSources, GatewayProperties properties,
-                                                    DemoWallet wallet, ConnectionFactory connectionFactory) {
-        return new DemoDuplicateDeliveries(dataSources, properties, wallet, connectionFactory);
+                                                    DemoProperties settings, DemoWallet wallet,
+                                                    ConnectionFactory connectionFactory) {
+        return new DemoDuplicateDeliveries(dataSources, properties, settings, wallet, connectionFactory);
     }
 
     @Bean
-    @ConditionalOnProperty(name = "gateway.demo.poison-messages", havingValue = "true")
+    @ConditionalOnBooleanProperty("demo.poison-messages")
     DemoPoisonMessages demoPoisonMessages(DemoWallet wallet, ConnectionFactory connectionFactory,
-                                          GatewayProperties properties, Clock clock, Environment env) {
-        return new DemoPoisonMessages(wallet, connectionFactory, properties, clock, "http://"
+                                          GatewayProperties properties, DemoProperties settings, Clock clock,
+                                          Environment env) {
+        return new DemoPoisonMessages(wallet, connectionFactory, properties, settings, clock, "http://"
                 + env.getProperty("server.address", "127.0.0.1") + ":" + env.getProperty("server.port", "8080"));
     }
 
@@ -75,8 +81,8 @@ public class DemoConfiguration {
                     'demo-billing' the rows of the billing module's own table EVT_QUEUE to demo.billing.events.
                     Inbox consumer 'demo-wallet' applies each order event once to the customers' wallets in a second
                     H2 database (./data/demo/wallet, table customer_wallet); now and then an event is delivered twice
-                    (gateway.demo.duplicate-deliveries) and the log shows the inbox skipping the copy; now and then
-                    an order for a customer without a wallet is dead-lettered (gateway.demo.poison-messages): list and
+                    (demo.duplicate-deliveries) and the log shows the inbox skipping the copy; now and then
+                    an order for a customer without a wallet is dead-lettered (demo.poison-messages): list and
                     redeliver dead letters at {}/api/dead-letters (README: "Dead letters: list and redeliver").
                       Hawtio (Camel routes, JMX):      {}/actuator/hawtio/   (no Artemis tab: the embedded broker's
                                                        queues are in the JMX tab, org.apache.activemq.artemis;

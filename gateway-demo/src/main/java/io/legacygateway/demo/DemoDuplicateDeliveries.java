@@ -30,7 +30,7 @@ import org.springframework.beans.factory.InitializingBean;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
- * Shows the inbox at work ({@code gateway.demo.duplicate-deliveries}): now and then it takes an order event that the
+ * Shows the inbox at work ({@code demo.duplicate-deliveries}): now and then it takes an order event that the
  * wallet has applied already, rebuilds it from its outbox row exactly as the relay published it, and delivers it to
  * {@value #QUEUE} once more. Its {@code _AMQ_DUPL_ID} is changed, so the broker's duplicate detection lets it through,
  * as it would after a relay crash with the id evicted from the broker's cache. The wallet's inbox skips it: the log
@@ -46,6 +46,7 @@ public class DemoDuplicateDeliveries implements InitializingBean, DisposableBean
     private final DemoWallet wallet;
     private final ConnectionFactory connectionFactory;
     private final GatewayProperties properties;
+    private final DemoProperties settings;
     private final EnvelopeCodec codec = new EnvelopeCodec();
     private final AtomicLong sent = new AtomicLong();
     private final ScheduledExecutorService executor = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -54,17 +55,18 @@ public class DemoDuplicateDeliveries implements InitializingBean, DisposableBean
         return t;
     });
 
-    public DemoDuplicateDeliveries(GatewayDataSources dataSources, GatewayProperties properties, DemoWallet wallet,
-                                   ConnectionFactory connectionFactory) {
-        this.legacy = new JdbcTemplate(dataSources.get(properties.demo().dataSource(), "gateway.demo.data-source"));
+    public DemoDuplicateDeliveries(GatewayDataSources dataSources, GatewayProperties properties,
+                                   DemoProperties settings, DemoWallet wallet, ConnectionFactory connectionFactory) {
+        this.legacy = new JdbcTemplate(dataSources.get(settings.dataSource(), "demo.data-source"));
         this.wallet = wallet;
         this.connectionFactory = connectionFactory;
         this.properties = properties;
+        this.settings = settings;
     }
 
     @Override
     public void afterPropertiesSet() {
-        long period = properties.demo().duplicateInterval().toMillis();
+        long period = settings.duplicateInterval().toMillis();
         executor.scheduleWithFixedDelay(this::deliverAgain, period, period, TimeUnit.MILLISECONDS);
         log.info("Demo: every {} ms an order event the wallet applied already is delivered to {} again", period, QUEUE);
     }

@@ -7,7 +7,6 @@ import io.legacygateway.capture.TriggersCommand;
 import io.legacygateway.cli.GatewayCli;
 import io.legacygateway.command.CommandBeans;
 import io.legacygateway.config.GatewayDataSources;
-import io.legacygateway.config.GatewayProperties;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.math.BigDecimal;
@@ -54,7 +53,7 @@ public class DemoLegacyApplication implements InitializingBean, DisposableBean {
     private static final List<String> CUSTOMERS = List.of("alice", "bob", "carol", "dave", "erin");
 
     private final DataSource dataSource;
-    private final GatewayProperties.Demo settings;
+    private final DemoProperties settings;
     private final Clock clock;
     /** What the {@code triggers} command takes from the configuration: the datasources. */
     private final CommandBeans commandBeans;
@@ -67,9 +66,9 @@ public class DemoLegacyApplication implements InitializingBean, DisposableBean {
     private final Deque<Order> unpaid = new ArrayDeque<>();
     private final AtomicLong orders = new AtomicLong();
 
-    public DemoLegacyApplication(GatewayDataSources dataSources, GatewayProperties properties, Clock clock) {
-        this.settings = properties.demo();
-        this.dataSource = dataSources.get(settings.dataSource(), "gateway.demo.data-source");
+    public DemoLegacyApplication(GatewayDataSources dataSources, DemoProperties settings, Clock clock) {
+        this.settings = settings;
+        this.dataSource = dataSources.get(settings.dataSource(), "demo.data-source");
         this.dialect = dataSources.dialect(settings.dataSource());
         this.clock = clock;
         this.commandBeans = CommandBeans.given(dataSources);

@@ -29,7 +29,7 @@ import org.springframework.beans.factory.InitializingBean;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
- * Gives the demo dead letters to look at and redeliver ({@code gateway.demo.poison-messages}): every
+ * Gives the demo dead letters to look at and redeliver ({@code demo.poison-messages}): every
  * {@code poison-interval} it sends an {@code OrderCreated} for a new customer {@code late-…} who has no wallet yet to
  * {@value DemoDuplicateDeliveries#QUEUE}, as the relay would publish it. The wallet's inbox finds no wallet row
  * ({@code requireRows}) and dead-letters it as {@code BUSINESS_RULE} to {@code DLQ.demo.orders.events}. Half an
@@ -43,6 +43,7 @@ public class DemoPoisonMessages implements InitializingBean, DisposableBean {
     private final DemoWallet wallet;
     private final ConnectionFactory connectionFactory;
     private final GatewayProperties properties;
+    private final DemoProperties settings;
     private final Clock clock;
     private final String baseUrl;
     private final EnvelopeCodec codec = new EnvelopeCodec();
@@ -53,17 +54,18 @@ public class DemoPoisonMessages implements InitializingBean, DisposableBean {
     });
 
     public DemoPoisonMessages(DemoWallet wallet, ConnectionFactory connectionFactory, GatewayProperties properties,
-                              Clock clock, String baseUrl) {
+                              DemoProperties settings, Clock clock, String baseUrl) {
         this.wallet = wallet;
         this.connectionFactory = connectionFactory;
         this.properties = properties;
+        this.settings = settings;
         this.clock = clock;
         this.baseUrl = baseUrl;
     }
 
     @Override
     public void afterPropertiesSet() {
-        long period = properties.demo().poisonInterval().toMillis();
+        long period = settings.poisonInterval().toMillis();
         executor.scheduleWithFixedDelay(this::sendPoison, period / 4, period, TimeUnit.MILLISECONDS);
         log.info("Demo: every {} s an order event for a customer without a wallet goes to {}: the wallet's inbox "
                 + "dead-letters it; the wallet opens {} s later, and the dead letter can be redelivered",
@@ -87,7 +89,7 @@ public class DemoPoisonMessages implements InitializingBean, DisposableBean {
             log.warn("Demo: poison message not sent: {}", e.toString());
             return null;
         }
-        long openIn = properties.demo().poisonInterval().toMillis() / 2;
+        long openIn = settings.poisonInterval().toMillis() / 2;
         executor.schedule(() -> openWallet(customer, event.id()), openIn, TimeUnit.MILLISECONDS);
         log.info("""
                 Demo: sent {} {} for customer {}, who has no wallet yet: the wallet's inbox dead-letters it \

@@ -1,7 +1,6 @@
 package io.legacygateway.demo;
 
 import io.legacygateway.config.GatewayDataSources;
-import io.legacygateway.config.GatewayProperties;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.Map;
@@ -22,8 +21,8 @@ public class DemoWallet implements InitializingBean {
 
     private final DataSource dataSource;
 
-    public DemoWallet(GatewayDataSources dataSources, GatewayProperties properties) {
-        this.dataSource = dataSources.get(properties.demo().walletDataSource(), "gateway.demo.wallet-data-source");
+    public DemoWallet(GatewayDataSources dataSources, DemoProperties settings) {
+        this.dataSource = dataSources.get(settings.walletDataSource(), "demo.wallet-data-source");
     }
 
     @Override

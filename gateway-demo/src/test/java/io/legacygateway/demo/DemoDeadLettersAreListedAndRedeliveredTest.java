@@ -42,7 +42,7 @@ class DemoDeadLettersAreListedAndRedeliveredTest {
         registry.add("gateway.datasources.demo.url", () -> "jdbc:h2:mem:demo-dlq-legacy;DB_CLOSE_DELAY=-1");
         registry.add("gateway.datasources.wallet.url", () -> "jdbc:h2:mem:demo-dlq-wallet;DB_CLOSE_DELAY=-1");
         registry.add("spring.artemis.embedded.persistent", () -> "false");
-        registry.add("gateway.demo.poison-interval", () -> "2s");
+        registry.add("demo.poison-interval", () -> "2s");
         registry.add("camel.main.routes-include-pattern",
                 () -> "file:" + StandaloneArtemis.repositoryRoot().resolve("routes/demo") + "/*.yaml");
     }

@@ -38,7 +38,7 @@ class DemoRunsEndToEndTest {
         registry.add("gateway.datasources.demo.url", () -> "jdbc:h2:mem:demo-e2e;DB_CLOSE_DELAY=-1");
         registry.add("gateway.datasources.wallet.url", () -> "jdbc:h2:mem:wallet-e2e;DB_CLOSE_DELAY=-1");
         registry.add("spring.artemis.embedded.persistent", () -> "false");
-        registry.add("gateway.demo.order-interval", () -> "100ms");
+        registry.add("demo.order-interval", () -> "100ms");
         registry.add("camel.main.routes-include-pattern",
                 () -> "file:" + StandaloneArtemis.repositoryRoot().resolve("routes/demo") + "/*.yaml");
     }

@@ -40,10 +40,10 @@ class DemoWalletAppliesEachEventOnceTest {
         registry.add("gateway.datasources.demo.url", () -> "jdbc:h2:mem:demo-wallet-legacy;DB_CLOSE_DELAY=-1");
         registry.add("gateway.datasources.wallet.url", () -> "jdbc:h2:mem:demo-wallet;DB_CLOSE_DELAY=-1");
         registry.add("spring.artemis.embedded.persistent", () -> "false");
-        registry.add("gateway.demo.order-interval", () -> "100ms");
-        registry.add("gateway.demo.duplicate-interval", () -> "300ms");
+        registry.add("demo.order-interval", () -> "100ms");
+        registry.add("demo.duplicate-interval", () -> "300ms");
         // this test counts dead letters: none may come from the demo's poison switch
-        registry.add("gateway.demo.poison-messages", () -> "false");
+        registry.add("demo.poison-messages", () -> "false");
         registry.add("camel.main.routes-include-pattern",
                 () -> "file:" + StandaloneArtemis.repositoryRoot().resolve("routes/demo") + "/*.yaml");
     }
