@@ -51,6 +51,14 @@ final class DuplicateIds {
 
     private static final Logger log = LoggerFactory.getLogger(DuplicateIds.class);
     private static final int DIGEST_BYTES = 16;
+    /** One digest per thread (a relay's cycle thread): looked up once, reset by each {@code digest}. */
+    private static final ThreadLocal<MessageDigest> SHA256 = ThreadLocal.withInitial(() -> {
+        try {
+            return MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException impossible) {
+            throw new IllegalStateException(impossible);
+        }
+    });
 
     private final String relay;
     private final AttemptLog attempts;
@@ -66,12 +74,8 @@ final class DuplicateIds {
 
     /** The duplicate-detection id of this event: event id and a digest of its envelope as published. */
     static String of(OutboundEvent e) {
-        try {
-            byte[] digest = MessageDigest.getInstance("SHA-256").digest(e.json().getBytes(StandardCharsets.UTF_8));
-            return e.envelope().id() + "|sha256:" + HexFormat.of().formatHex(digest, 0, DIGEST_BYTES);
-        } catch (NoSuchAlgorithmException impossible) {
-            throw new IllegalStateException(impossible);
-        }
+        byte[] digest = SHA256.get().digest(e.json().getBytes(StandardCharsets.UTF_8));
+        return e.envelope().id() + "|sha256:" + HexFormat.of().formatHex(digest, 0, DIGEST_BYTES);
     }
 
     /**

@@ -159,7 +159,7 @@ public final class AttemptLog {
 
     /**
      * Records a cycle's attempts before anything is sent, and commits them: one insert of arrays (PostgreSQL) or
-     * multi-row inserts (200 rows per statement) in a transaction of its own, the only attempt-log write before the
+     * multi-row inserts (as many rows per statement as the dialect allows) in a transaction of its own, the only attempt-log write before the
      * broker, after the unwritten finish of the previous cycle, if any. If it fails, neither is written and the finish stays unwritten.
      */
     public synchronized void attempted(String cycle, List<Attempt> attempts, Instant at) {

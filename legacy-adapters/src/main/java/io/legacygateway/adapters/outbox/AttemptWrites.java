@@ -23,8 +23,8 @@ final class AttemptWrites {
 
     /** Longest detail kept. */
     static final int DETAIL = 2000;
-    /** Rows per insert statement: 9 binds each, 1,800 in all, under SQL Server's 2,100 parameters per statement. */
-    static final int INSERT_ROWS = 200;
+    /** Binds per attempt in {@code attempt.insertRows}. */
+    private static final int BINDS_PER_ROW = 9;
 
     /** One statement of a log transaction. */
     record Statement(String sql, Object... binds) {
@@ -53,15 +53,17 @@ final class AttemptWrites {
 
     /**
      * The inserts of a cycle's attempts at {@code time}, bound as the column takes it: one statement of arrays where the
-     * dialect has {@code attempt.insertColumns} (PostgreSQL), else multi-row inserts of up to {@value #INSERT_ROWS}.
+     * dialect has {@code attempt.insertColumns} (PostgreSQL), else multi-row inserts of as many rows as the dialect's
+     * binds per statement allow (one statement for a whole batch, but on SQL Server 222 rows each).
      */
     void insert(String cycle, List<Attempt> attempts, Object time, List<Statement> out) {
         if (tables.dialect().has("attempt.insertColumns")) {
             out.add(insertColumns(cycle, attempts, time));
             return;
         }
-        for (int from = 0; from < attempts.size(); from += INSERT_ROWS) {
-            out.add(insertRows(cycle, attempts.subList(from, Math.min(attempts.size(), from + INSERT_ROWS)), time));
+        int rows = tables.dialect().maxBindsPerStatement() / BINDS_PER_ROW;
+        for (int from = 0; from < attempts.size(); from += rows) {
+            out.add(insertRows(cycle, attempts.subList(from, Math.min(attempts.size(), from + rows)), time));
         }
     }
 
@@ -87,7 +89,7 @@ final class AttemptWrites {
     private Statement insertRows(String cycle, List<Attempt> attempts, Object time) {
         String sql = insertSql.computeIfAbsent(attempts.size(), n -> tables.sql("attempt.insertRows",
                 Map.of("rows", String.join(", ", Collections.nCopies(n, "(?, ?, ?, ?, ?, ?, ?, ?, ?)")))));
-        Object[] binds = new Object[attempts.size() * 9];
+        Object[] binds = new Object[attempts.size() * BINDS_PER_ROW];
         int i = 0;
         for (Attempt a : attempts) {
             binds[i++] = relay;

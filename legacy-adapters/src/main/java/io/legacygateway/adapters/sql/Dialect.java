@@ -96,6 +96,14 @@ public enum Dialect {
         return null;
     }
 
+    /**
+     * The most {@code ?} binds one statement may carry, with room to spare: SQL Server takes 2,100 parameters per
+     * statement; the others take tens of thousands (PostgreSQL's protocol and MariaDB 65,535).
+     */
+    public int maxBindsPerStatement() {
+        return this == SQLSERVER ? 2_000 : 30_000;
+    }
+
     /** Whether UUID values are bound as text (the driver has no UUID mapping). */
     public boolean bindsUuidAsText() {
         return this == MARIADB || this == ORACLE || this == SQLSERVER;

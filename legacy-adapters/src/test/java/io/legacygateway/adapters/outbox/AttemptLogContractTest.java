@@ -184,9 +184,9 @@ abstract class AttemptLogContractTest {
     @Test
     void aBatchLargerThanOneInsertStatementIsRecordedWhole() {
         AttemptLog log = log("r1");
-        List<Attempt> attempts = java.util.stream.LongStream.range(0, 450).mapToObj(AttemptLogContractTest::sent)
+        List<Attempt> attempts = java.util.stream.LongStream.range(0, 4_000).mapToObj(AttemptLogContractTest::sent)
                 .toList();
         log.attempted("c1", attempts, T0);
-        assertThat(count(AttemptLog.TABLE)).isEqualTo(450);
+        assertThat(count(AttemptLog.TABLE)).isEqualTo(4_000);
     }
 }
