@@ -19,6 +19,7 @@ import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
 import java.util.Iterator;
 import java.util.Map;
+import java.util.regex.Pattern;
 
 /**
  * Writes and reads {@link EventEnvelope}s as CloudEvents JSON (structured mode). Reading validates: the result is a
@@ -30,6 +31,9 @@ import java.util.Map;
  * keep the V1 fixtures byte for byte.
  */
 public final class EnvelopeCodec {
+
+    /** A CloudEvents attribute name (compiled once: every envelope read checks each of its names). */
+    private static final Pattern ATTRIBUTE_NAME = Pattern.compile("[a-z0-9]{1,20}");
 
     // numbers keep their exact digits (150.00 stays 150.00): payloads carry money
     private final ObjectMapper mapper = JsonMapper.builder()
@@ -164,7 +168,7 @@ public final class EnvelopeCodec {
         }
         for (Iterator<Map.Entry<String, JsonNode>> it = o.fields(); it.hasNext(); ) {
             String name = it.next().getKey();
-            if (!name.matches("[a-z0-9]{1,20}")) {
+            if (!ATTRIBUTE_NAME.matcher(name).matches()) {
                 throw new MalformedEnvelopeException("attribute name '" + name + "' is not a CloudEvents name");
             }
         }
