@@ -26,16 +26,19 @@ import org.slf4j.LoggerFactory;
  *       envelope's values while the body stays the envelope for every other step.</li>
  * </ul>
  * A {@code dataSource=#name} that the registry does not hold fails the start of its route, and with it the
- * gateway's start: Camel names the route, the endpoint and the missing bean.
+ * gateway's start: Camel names the route, the endpoint and the missing bean. Once the routes have started, a camel-sql
+ * step of an effect route on another datasource than its consumer's is logged at WARN ({@link EffectRouteCheck}).
  */
 public final class CamelSqlSteps implements CamelContextConfiguration {
 
     private static final Logger log = LoggerFactory.getLogger(CamelSqlSteps.class);
 
     private final GatewayDataSources dataSources;
+    private final InboxConsumerFactory consumers;
 
-    public CamelSqlSteps(GatewayDataSources dataSources) {
+    public CamelSqlSteps(GatewayDataSources dataSources, InboxConsumerFactory consumers) {
         this.dataSources = dataSources;
+        this.consumers = consumers;
     }
 
     @Override
@@ -56,12 +59,12 @@ public final class CamelSqlSteps implements CamelContextConfiguration {
         if (!bound.isEmpty()) {
             log.info("Datasources for sql: steps (dataSource=...): {}", String.join(", ", bound));
         }
-        camel.getTypeConverterRegistry().addTypeConverter(Map.class, EventEnvelope.class,
-                new SimpleTypeConverter(false, (type, exchange, value) -> EnvelopeValues.byName((EventEnvelope) value)));
+        camel.getTypeConverterRegistry().addTypeConverter(Map.class, EventEnvelope.class, new SimpleTypeConverter(
+                false, (type, exchange, value) -> EnvelopeValues.byName((EventEnvelope) value)));
     }
 
     @Override
     public void afterApplicationStart(CamelContext camel) {
-        // nothing: the routes found what they need before they started
+        new EffectRouteCheck(camel, dataSources).findings(consumers.consumers()).forEach(log::warn);
     }
 }

@@ -28,8 +28,8 @@ public class InboxConfiguration {
 
     /** The gateway's datasources and the envelope's values for the camel-sql steps of effect routes. */
     @Bean
-    CamelSqlSteps camelSqlSteps(GatewayDataSources dataSources) {
-        return new CamelSqlSteps(dataSources);
+    CamelSqlSteps camelSqlSteps(GatewayDataSources dataSources, InboxConsumerFactory consumers) {
+        return new CamelSqlSteps(dataSources, consumers);
     }
 
     @Bean

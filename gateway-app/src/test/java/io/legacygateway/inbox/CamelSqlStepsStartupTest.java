@@ -9,22 +9,28 @@ import io.legacygateway.testsupport.RepositoryDocs;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import javax.sql.DataSource;
 import org.apache.camel.CamelContext;
 import org.apache.camel.component.sql.SqlEndpoint;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.ConfigurableApplicationContext;
 
 /**
  * YAML route files with camel-sql steps, loaded at startup as {@code camel.main.routes-include-pattern} loads them
- * (the examples of docs/inbox.md and routes/inbox/): {@code dataSource=#<name>} is the pool of {@code gateway.datasources.<name>}, bound before the routes start; a name
- * that is not configured stops the gateway, naming the route and the name.
+ * (the examples of docs/inbox.md and routes/inbox/): {@code dataSource=#<name>} is the pool of
+ * {@code gateway.datasources.<name>}, bound before the routes start; a name that is not configured stops the gateway,
+ * naming the route and the name; a step of an effect route on another datasource than its consumer's is reported.
  */
+@ExtendWith(OutputCaptureExtension.class)
 class CamelSqlStepsStartupTest {
 
     @Test
@@ -56,6 +62,18 @@ class CamelSqlStepsStartupTest {
     }
 
     @Test
+    void aSqlStepOfAnEffectRouteOnAnotherDatasourceIsReportedAtStartup(CapturedOutput output) {
+        try (ConfigurableApplicationContext context = start("billing",
+                "classpath:startup-test/inbox-sql-step-elsewhere.yaml", "--gateway.datasources.ledger.url=jdbc:h2:mem:"
+                        + unique() + ";DB_CLOSE_DELAY=-1", "--gateway.datasources.ledger.username=sa")) {
+            assertThat(output.getOut()).contains("inbox-consumer 'payments' parameter 'effectEndpoint': route"
+                    + " 'book-payment' step 'sql:INSERT INTO booking (account, amount) VALUES (:#account, :#amount)"
+                    + "?dataSource=#ledger' runs on datasource 'ledger', not on the consumer's datasource 'billing'")
+                    .doesNotContain("route 'apply-payment' step");
+        }
+    }
+
+    @Test
     void aSqlStepOnADatasourceThatIsNotConfiguredFailsStartupNamingTheRouteAndTheName() {
         Throwable t = catchThrowable(() -> start("billing",
                 "classpath:startup-test/sql-step-unknown-datasource.yaml").close());
@@ -68,12 +86,18 @@ class CamelSqlStepsStartupTest {
                 .contains("No bean could be found in the registry for: ledger of type: javax.sql.DataSource");
     }
 
-    /** The gateway with one datasource {@code name} (a fresh in-memory H2) and the route files of {@code routes}. */
-    private static ConfigurableApplicationContext start(String name, String routes) {
+    /**
+     * The gateway with datasource {@code name} (a fresh in-memory H2), the route files of {@code routes} and
+     * {@code more} arguments.
+     */
+    private static ConfigurableApplicationContext start(String name, String routes, String... more) {
         String prefix = "--gateway.datasources." + name + ".";
+        List<String> args = new ArrayList<>(List.of(prefix + "url=jdbc:h2:mem:" + unique() + ";DB_CLOSE_DELAY=-1",
+                prefix + "username=sa", prefix + "initialize-schema=true",
+                "--camel.main.routes-include-pattern=" + routes));
+        args.addAll(List.of(more));
         return new SpringApplicationBuilder(GatewayApplication.class).web(WebApplicationType.NONE).profiles("test")
-                .run(prefix + "url=jdbc:h2:mem:" + unique() + ";DB_CLOSE_DELAY=-1", prefix + "username=sa",
-                        prefix + "initialize-schema=true", "--camel.main.routes-include-pattern=" + routes);
+                .run(args.toArray(String[]::new));
     }
 
     private static String unique() {

@@ -84,6 +84,7 @@ abstract class SqlStepEffectContractTest extends InboxTestSupport {
         assertThat(inboxRows(consumer)).isEqualTo(2);
         await().until(() -> count(queue) == 0);
         assertThat(deadLetters(queue)).isEmpty();
+        assertThat(new EffectRouteCheck(camel, dataSources).findings(List.of(consumer(consumer)))).isEmpty();
     }
 
     @Test
@@ -194,6 +195,12 @@ abstract class SqlStepEffectContractTest extends InboxTestSupport {
         assertThat(property(deadLetters(queue).get(0), DeadLetterWriter.REASON_CLASS)).isEqualTo("BUSINESS_RULE");
         assertThat(inboxRows(consumer)).isZero();
         assertThat(total("alice")).as("committed on its own connection: half-applied").isEqualByComparingTo("5");
+        assertThat(new EffectRouteCheck(camel, dataSources).findings(List.of(consumer(consumer)))).containsExactly(
+                "inbox-consumer '" + consumer + "' parameter 'effectEndpoint.OrderCreated': route '" + route
+                        + "' step 'sql:UPDATE wallet SET total = total + :#amount WHERE customer_id = :#customerId"
+                        + "?dataSource=#elsewhere' runs on datasource 'elsewhere', not on the consumer's"
+                        + " datasource 'target' (dataSource=#target): it does not join the inbox transaction and"
+                        + " commits on its own, also when the inbox rolls back");
     }
 
     @Test
