@@ -3,7 +3,6 @@ package io.legacygateway.inbox;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.legacygateway.envelope.EventEnvelope;
 import java.sql.Timestamp;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -63,17 +62,11 @@ public final class EnvelopeValues {
      * each top-level member of the data by its own name, then the attributes as {@code ce_id}, {@code ce_source},
      * {@code ce_type}, {@code ce_subject}, {@code ce_time}, {@code ce_eventversion}, {@code ce_aggregatetype},
      * {@code ce_correlationid}, {@code ce_causationid} (an attribute wins over a data member of the same name). Values
-     * as {@link #value} gives them; an absent attribute or a JSON null is a {@code null} value, present in the map.
+     * as {@link #value} gives them; an absent attribute or a JSON null is a {@code null} value, present in the map. A
+     * read-only view, each value computed when it is asked for.
      */
     public static Map<String, Object> byName(EventEnvelope e) {
-        Map<String, Object> values = new LinkedHashMap<>();
-        if (e.data() != null && e.data().isObject()) {
-            e.data().properties().forEach(member -> values.put(member.getKey(), scalar(member.getValue())));
-        }
-        for (String attribute : CLOUDEVENTS_ATTRIBUTES) {
-            values.put("ce_" + attribute, value(e, null, attribute));
-        }
-        return values;
+        return new EnvelopeByName(e);
     }
 
     /** The JSON node at a {@code data.} path. */
@@ -91,7 +84,8 @@ public final class EnvelopeValues {
         return n;
     }
 
-    private static Object scalar(JsonNode n) {
+    /** A JSON value as a bind value: see the class comment. */
+    static Object scalar(JsonNode n) {
         if (n.isNull()) {
             return null;
         }

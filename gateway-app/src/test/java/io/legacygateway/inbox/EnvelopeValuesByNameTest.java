@@ -8,6 +8,7 @@ import io.legacygateway.envelope.EventEnvelope;
 import java.math.BigDecimal;
 import java.sql.Timestamp;
 import java.time.Instant;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -39,6 +40,12 @@ class EnvelopeValuesByNameTest {
         assertThat(values.get("ce_aggregatetype")).isEqualTo("Payment");
         assertThat(values.get("ce_source")).isEqualTo("urn:test");
         assertThat(values).containsEntry("ce_correlationid", null).containsEntry("ce_causationid", null);
+        assertThat(values.containsKey("note")).isTrue();
+        assertThat(values.containsKey("missing")).isFalse();
+        assertThat(values.containsKey("ce_nothing")).isFalse();
+        Map<String, Object> iterated = new LinkedHashMap<>(values);
+        assertThat(iterated).hasSize(16);
+        iterated.forEach((name, value) -> assertThat(values.get(name)).as(name).isEqualTo(value));
     }
 
     @Test
