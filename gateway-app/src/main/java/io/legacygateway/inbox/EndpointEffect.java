@@ -16,6 +16,12 @@ import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
  * {@link #DATA_SOURCE} the {@link DataSource} of the inbox, both bound to the open transaction. Database work done
  * through them (or through any Spring JDBC access to that same datasource) commits with the inbox row; work through
  * other connections does not.
+ *
+ * <p>A camel-sql step of the route ({@code to: sql:...?dataSource=#<consumer's datasource>}) is such an access: its
+ * {@code JdbcTemplate} joins the transaction, and its {@code :#name} parameters find the envelope's values in the body
+ * converted to a map ({@link CamelSqlSteps}, {@link EnvelopeValues#byName}) while the body stays the envelope. The
+ * route must run on this thread: a step that hands the exchange to another thread (a {@code seda:} or {@code wireTap},
+ * {@code threads}, a parallel split) leaves the transaction behind.
  */
 final class EndpointEffect implements InboxEffect {
 

@@ -3,6 +3,8 @@ package io.legacygateway.inbox;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.legacygateway.envelope.EventEnvelope;
 import java.sql.Timestamp;
+import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
 
@@ -22,6 +24,9 @@ public final class EnvelopeValues {
     /** Names that are not paths into the data. */
     public static final Set<String> ATTRIBUTES = Set.of("id", "source", "type", "subject", "time", "eventversion",
             "aggregatetype", "correlationid", "causationid", "consumer", "data");
+    /** The attributes that {@link #byName} names {@code ce_<attribute>}, as the envelope's JMS properties are named. */
+    public static final List<String> CLOUDEVENTS_ATTRIBUTES = List.of("id", "source", "type", "subject", "time",
+            "eventversion", "aggregatetype", "correlationid", "causationid");
     private static final Pattern PATH = Pattern.compile("data(\\.[A-Za-z0-9_-]{1,100}){1,10}");
 
     private EnvelopeValues() {
@@ -52,6 +57,18 @@ public final class EnvelopeValues {
         };
     }
 
+    /**
+     * The envelope's values by plain name, for steps that look parameters up in a map (camel-sql's {@code :#amount}):
+     * each top-level member of the data by its own name, then the attributes as {@code ce_id}, {@code ce_source},
+     * {@code ce_type}, {@code ce_subject}, {@code ce_time}, {@code ce_eventversion}, {@code ce_aggregatetype},
+     * {@code ce_correlationid}, {@code ce_causationid} (an attribute wins over a data member of the same name). Values
+     * as {@link #value} gives them; an absent attribute or a JSON null is a {@code null} value, present in the map. A
+     * read-only view, each value computed when it is asked for.
+     */
+    public static Map<String, Object> byName(EventEnvelope e) {
+        return new EnvelopeByName(e);
+    }
+
     /** The JSON node at a {@code data.} path. */
     public static JsonNode node(EventEnvelope e, String path) {
         JsonNode n = e.data();
@@ -67,7 +84,8 @@ public final class EnvelopeValues {
         return n;
     }
 
-    private static Object scalar(JsonNode n) {
+    /** A JSON value as a bind value: see the class comment. */
+    static Object scalar(JsonNode n) {
         if (n.isNull()) {
             return null;
         }

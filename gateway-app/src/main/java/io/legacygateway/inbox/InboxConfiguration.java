@@ -26,6 +26,12 @@ public class InboxConfiguration {
                 meters, clock, hooks.orderedStream().toList());
     }
 
+    /** The gateway's datasources and the envelope's values for the camel-sql steps of effect routes. */
+    @Bean
+    CamelSqlSteps camelSqlSteps(GatewayDataSources dataSources, InboxConsumerFactory consumers) {
+        return new CamelSqlSteps(dataSources, consumers);
+    }
+
     @Bean
     InboxConsumerTemplate inboxConsumerTemplate(InboxConsumerFactory factory) {
         return new InboxConsumerTemplate(factory);
