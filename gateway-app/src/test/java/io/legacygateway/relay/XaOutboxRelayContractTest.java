@@ -1,0 +1,56 @@
+package io.legacygateway.relay;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.legacygateway.envelope.EnvelopeMessages;
+import io.legacygateway.testsupport.QueueProbe;
+import io.legacygateway.testsupport.StandaloneArtemis;
+import io.legacygateway.transactions.XaTransactions;
+import jakarta.jms.ConnectionFactory;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.test.context.ActiveProfiles;
+
+/**
+ * {@code transactionMode: XA} on a real database and the standalone broker: claim, publish and mark in one global
+ * transaction. Each pending row reaches the queue exactly once and is marked; a second drain finds nothing.
+ */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.NONE)
+@ActiveProfiles("test")
+abstract class XaOutboxRelayContractTest extends RelayTestSupport {
+
+    @Autowired
+    XaTransactions xa;
+
+    @Override
+    protected ConnectionFactory probeConnectionFactory() {
+        return StandaloneArtemis.shared().adminConnectionFactory();
+    }
+
+    @Test
+    void publishesEachPendingRowOnceInOneGlobalTransactionAndMarksIt() {
+        String queue = unique("it.xa");
+        List<String> ids = List.of(rows.insert("order-1", "OrderCreated", "{\"n\":1}"),
+                rows.insert("order-2", "OrderCreated", "{\"n\":2}"),
+                rows.insert("order-1", "OrderPaid", "{\"n\":3}"));
+        String name = unique("xa");
+        OutboxRelay relay = relay(name, "queue:" + queue, Map.of("transactionMode", "XA"));
+
+        CycleOutcome first = relay.cycle();
+        assertThat(first.published()).isEqualTo(3);
+        assertThat(faults.branchCommits(name)).as("two branches, the database's and the broker's, committed in two"
+                + " phases").isEqualTo(2);
+        assertThat(relay.cycle().claimed()).as("nothing left to claim").isZero();
+        assertThat(faults.branchCommits(name)).as("a cycle that claims nothing has one branch: one phase")
+                .isEqualTo(2);
+
+        assertThat(rows.count("PUBLISHED")).isEqualTo(3);
+        assertThat(rows.count("PENDING")).isZero();
+        assertThat(broker.drain(queue)).extracting(m -> QueueProbe.property(m, EnvelopeMessages.ID))
+                .as("each event exactly once, in outbox order").containsExactlyElementsOf(ids);
+        assertThat(xa.started()).isTrue();
+    }
+}
