@@ -121,7 +121,8 @@ public class OutboxRelayFactory implements DisposableBean {
         AttemptLog attempts = s.attemptLog()
                 ? new AttemptLog(dataSources.get(s.stateDataSource(), label.apply("stateDataSource")),
                         dataSources.transactionManager(s.stateDataSource()), dataSources.dialect(s.stateDataSource()),
-                        s.relay(), instance, label.apply("attemptLog"), txName.equals(s.stateDataSource()))
+                        s.relay(), instance, label.apply("attemptLog"), txName.equals(s.stateDataSource()),
+                        s.transactionMode().name())
                 : null;
         OutboxRelay relay = new OutboxRelay(s, store, cycle.transaction(),
                 new OutboxEventMapper(codec, s.source(), s.destination(), s.payloadFormat()), cycle.publisher(), clock,

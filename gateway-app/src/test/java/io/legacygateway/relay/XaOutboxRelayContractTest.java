@@ -3,6 +3,7 @@ package io.legacygateway.relay;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.legacygateway.envelope.EnvelopeMessages;
+import io.legacygateway.reconciliation.Reconciliation;
 import io.legacygateway.testsupport.QueueProbe;
 import io.legacygateway.testsupport.StandaloneArtemis;
 import io.legacygateway.transactions.XaTransactions;
@@ -24,6 +25,8 @@ abstract class XaOutboxRelayContractTest extends RelayTestSupport {
 
     @Autowired
     XaTransactions xa;
+    @Autowired
+    Reconciliation reconciliation;
 
     @Override
     protected ConnectionFactory probeConnectionFactory() {
@@ -52,5 +55,12 @@ abstract class XaOutboxRelayContractTest extends RelayTestSupport {
         assertThat(broker.drain(queue)).extracting(m -> QueueProbe.property(m, EnvelopeMessages.ID))
                 .as("each event exactly once, in outbox order").containsExactlyElementsOf(ids);
         assertThat(xa.started()).isTrue();
+
+        relay.drain(() -> false); // writes the last cycle's finish
+        assertThat(rows.jdbc().queryForList("SELECT transaction_mode FROM gateway_outbox_cycle WHERE relay = ?",
+                String.class, name)).as("the attempt log says which mode each cycle ran in").isNotEmpty()
+                .containsOnly("XA");
+        assertThat(reconciliation.report(name, false, null).notes()).as("and so does the reconciliation report")
+                .anyMatch(n -> n.startsWith("relay " + name + ": transactionMode XA"));
     }
 }
