@@ -136,6 +136,7 @@ public record RelaySettings(String relay, String dataSource, TableName table, Ma
                     + known);
         }
         RelayParameters p = TemplateParameters.bind(RelayParameters.class, given, label);
+        requireTransactionMode(p, label);
         Map<String, String> columns = new LinkedHashMap<>();
         for (OutboxColumn c : OutboxColumn.values()) {
             if (given.get(c.parameter()) != null) {
@@ -179,7 +180,6 @@ public record RelaySettings(String relay, String dataSource, TableName table, Ma
                     + " stay claimable; ZERO_WRITE moves its position past every row, so a FAILED row cannot hold back"
                     + " its aggregate (use CONTINUE)");
         }
-        requireTransactionMode(p, label);
         Duration retention = null;
         if (!p.retention().equalsIgnoreCase(RelayParameters.RETENTION_OFF)) {
             retention = TemplateParameters.duration(label.apply("retention"), p.retention());
