@@ -24,10 +24,12 @@ import org.springframework.jdbc.datasource.AbstractDataSource;
  * ordinary pool ({@code plain}), for the work that is no cycle's (backlog samples, inspections).
  *
  * <p>XA connections are kept between transactions, idle ones in a small stack; one that took part in a transaction
- * that did not end normally is closed instead. Each is set to READ COMMITTED once, when opened (the relay's ordering
+ * that did not end normally, or that no longer answers after a rollback, is closed instead. Each is set to READ COMMITTED once, when opened (the relay's ordering
  * check must see what other relays committed after its claim).
  */
 public final class XaConnectionPool extends AbstractDataSource implements AutoCloseable {
+
+    private static final int VALIDATION_SECONDS = 2;
 
     private final XADataSource xa;
     private final DataSource plain;
@@ -82,7 +84,8 @@ public final class XaConnectionPool extends AbstractDataSource implements AutoCl
                 @Override
                 public void afterCompletion(int status) {
                     enlisted.remove(tx);
-                    if (status == Status.STATUS_COMMITTED || status == Status.STATUS_ROLLEDBACK) {
+                    if (status == Status.STATUS_COMMITTED
+                            || status == Status.STATUS_ROLLEDBACK && valid(leased)) {
                         idle.offerFirst(leased);
                     } else {
                         closeQuietly(leased);
@@ -110,6 +113,15 @@ public final class XaConnectionPool extends AbstractDataSource implements AutoCl
                         throw e.getCause();
                     }
                 });
+    }
+
+    /** After a rollback, which may come from a lost connection (a database restart): is it still usable? */
+    private static boolean valid(XAConnection connection) {
+        try {
+            return connection.getConnection().isValid(VALIDATION_SECONDS);
+        } catch (SQLException | RuntimeException e) {
+            return false;
+        }
     }
 
     private static void closeQuietly(XAConnection connection) {
