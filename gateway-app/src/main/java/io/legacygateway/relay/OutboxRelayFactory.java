@@ -186,13 +186,13 @@ public class OutboxRelayFactory implements DisposableBean {
     private static void logCreated(RelaySettings s, Dialect dialect, TableInspector.Table table,
                                    UnaryOperator<String> label) {
         log.info("Outbox relay '{}': {} table {} ({}) -> {} (batch {}, poll {}, {} attempt(s), FAILED rows: {},"
-                        + " retention {}, attempt log {}, wake-up {}){}", s.relay(), dialect.id(), table.name(),
-                s.markMode(), s.destination(), s.batchSize(), s.pollInterval(), s.retry().maxAttempts(),
+                        + " retention {}, attempt log {}, wake-up {}, transactions {}){}", s.relay(), dialect.id(),
+                table.name(), s.markMode(), s.destination(), s.batchSize(), s.pollInterval(), s.retry().maxAttempts(),
                 s.failedRowPolicy(), s.retention() == null ? "off" : DurationText.format(s.retention()),
                 s.attemptLog() ? "on" : "off",
                 s.wakeUp() == RelaySettings.WakeUp.NONE ? "none"
                         : "NOTIFY on channel " + NotifyTrigger.channel(label.apply("table"), s.table()),
-                dialect.testedHere() ? "" : " [dialect NOT tested by this project]");
+                s.transactionMode(), dialect.testedHere() ? "" : " [dialect NOT tested by this project]");
     }
 
     /**

@@ -2,7 +2,6 @@ package io.legacygateway.relay;
 
 import io.legacygateway.broker.BrokerConnections;
 import io.legacygateway.config.GatewayDataSources;
-import io.legacygateway.transactions.RecoveryResource;
 import io.legacygateway.transactions.TransactionMode;
 import io.legacygateway.transactions.XaConnectionPool;
 import io.legacygateway.transactions.XaDataSources;
@@ -71,10 +70,10 @@ final class RelayTransactions {
         xa.start(parameter);
         if (xaConnectionFactory == null) {
             xaConnectionFactory = BrokerConnections.xaFactory(connectionFactory, parameter);
-            xa.recoverWith(RecoveryResource.broker(xaConnectionFactory));
+            xa.recoverWithBroker(xaConnectionFactory);
         }
         if (recovering.add(name)) {
-            xa.recoverWith(RecoveryResource.database(name, xaDataSource));
+            xa.recoverWithDatabase(name, xaDataSource);
         }
         XaConnectionPool pool = new XaConnectionPool(xaDataSource, plain, xa, beforeBranchCommit);
         // no isolation level here: Narayana's manager takes none; the pool sets READ COMMITTED on its connections

@@ -1,28 +1,15 @@
 package io.legacygateway.transactions;
 
-import com.arjuna.ats.arjuna.common.CoordinatorEnvironmentBean;
-import com.arjuna.ats.arjuna.common.CoreEnvironmentBean;
-import com.arjuna.ats.arjuna.common.CoreEnvironmentBeanException;
-import com.arjuna.ats.arjuna.common.ObjectStoreEnvironmentBean;
-import com.arjuna.ats.arjuna.common.RecoveryEnvironmentBean;
-import com.arjuna.ats.arjuna.recovery.RecoveryManager;
-import com.arjuna.ats.internal.jta.recovery.arjunacore.XARecoveryModule;
-import com.arjuna.ats.internal.jta.transaction.arjunacore.TransactionManagerImple;
-import com.arjuna.ats.internal.jta.transaction.arjunacore.UserTransactionImple;
-import com.arjuna.ats.jta.common.JTAEnvironmentBean;
-import com.arjuna.ats.jta.recovery.XAResourceRecoveryHelper;
-import com.arjuna.common.internal.util.propertyservice.BeanPopulator;
 import io.legacygateway.config.GatewayProperties;
+import jakarta.jms.XAConnectionFactory;
 import jakarta.transaction.Status;
 import jakarta.transaction.SystemException;
 import jakarta.transaction.Transaction;
 import jakarta.transaction.TransactionManager;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import javax.sql.XADataSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.DisposableBean;
@@ -43,12 +30,9 @@ public class XaTransactions implements DisposableBean {
     private static final Logger log = LoggerFactory.getLogger(XaTransactions.class);
     public static final String LOG_DIR = "gateway.transactions.log-dir";
     public static final String NODE_ID = "gateway.transactions.node-id";
-    /** What the first start in this JVM configured: Narayana's environment beans cannot change afterwards. */
-    private static String configured;
 
     private final GatewayProperties.Transactions settings;
-    private final List<XAResourceRecoveryHelper> helpers = new ArrayList<>();
-    private RecoveryManager recovery;
+    private final List<RecoveryResource> helpers = new ArrayList<>();
     /** Narayana's (arjunacore) transaction manager, whose transactions are per thread; set by {@link #start}. */
     private TransactionManager transactionManager;
     private JtaTransactionManager platform;
@@ -65,7 +49,7 @@ public class XaTransactions implements DisposableBean {
      * @throws IllegalArgumentException naming the key when {@code log-dir} or {@code node-id} is missing
      */
     public synchronized void start(String forWhat) {
-        if (recovery != null) {
+        if (transactionManager != null) {
             return;
         }
         String dir = settings.logDir();
@@ -78,13 +62,10 @@ public class XaTransactions implements DisposableBean {
                     + " transaction node name, unique per gateway sharing a database or broker; it is not set");
         }
         Path store = Path.of(dir).toAbsolutePath().normalize();
-        configure(store, settings.nodeId(), Math.max(1, (int) settings.recoveryInterval().toSeconds()));
-        RecoveryManager.delayRecoveryManagerThread();
-        recovery = RecoveryManager.manager(RecoveryManager.INDIRECT_MANAGEMENT);
-        recovery.initialize();
-        recovery.startRecoveryManagerThread();
-        transactionManager = new TransactionManagerImple();
-        platform = new JtaTransactionManager(new UserTransactionImple(), transactionManager);
+        Narayana.configure(store, settings.nodeId(), Math.max(1, (int) settings.recoveryInterval().toSeconds()));
+        Narayana.startRecovery();
+        transactionManager = Narayana.transactionManager();
+        platform = new JtaTransactionManager(Narayana.userTransaction(), transactionManager);
         platform.afterPropertiesSet();
         log.info("XA transactions: Narayana with object store {}, node '{}', periodic recovery every {}", store,
                 settings.nodeId(), settings.recoveryInterval());
@@ -94,42 +75,9 @@ public class XaTransactions implements DisposableBean {
         }
     }
 
-    private static synchronized void configure(Path store, String nodeId, int recoverySeconds) {
-        String wanted = store + " " + nodeId;
-        if (configured != null) {
-            if (!configured.equals(wanted)) {
-                throw new IllegalStateException(LOG_DIR + " and " + NODE_ID + ": Narayana already runs in this JVM"
-                        + " with " + configured + "; one object store and node per JVM");
-            }
-            return;
-        }
-        try {
-            Files.createDirectories(store);
-        } catch (IOException e) {
-            throw new UncheckedIOException(LOG_DIR + ": cannot create " + store, e);
-        }
-        for (String name : List.of("default", "communicationStore", "stateStore")) {
-            ObjectStoreEnvironmentBean bean = BeanPopulator.getNamedInstance(ObjectStoreEnvironmentBean.class, name);
-            bean.setObjectStoreDir(store.toString());
-        }
-        try {
-            BeanPopulator.getDefaultInstance(CoreEnvironmentBean.class).setNodeIdentifier(nodeId);
-        } catch (CoreEnvironmentBeanException e) {
-            throw new IllegalArgumentException(NODE_ID + ": " + e.getMessage(), e);
-        }
-        // recovery rolls back the unfinished branches of this node only (the node name is in every Xid)
-        BeanPopulator.getDefaultInstance(JTAEnvironmentBean.class).setXaRecoveryNodes(List.of(nodeId));
-        RecoveryEnvironmentBean recovery = BeanPopulator.getDefaultInstance(RecoveryEnvironmentBean.class);
-        recovery.setRecoveryListener(false); // no socket: the gateway needs no remote trigger of a recovery pass
-        recovery.setPeriodicRecoveryPeriod(recoverySeconds);
-        recovery.setRecoveryBackoffPeriod(Math.max(1, Math.min(10, recoverySeconds / 2)));
-        BeanPopulator.getDefaultInstance(CoordinatorEnvironmentBean.class).setDefaultTimeout(60);
-        configured = wanted;
-    }
-
     /** Whether a relay started Narayana (operations, tests). */
     public synchronized boolean started() {
-        return recovery != null;
+        return transactionManager != null;
     }
 
     /** Narayana's transaction manager; {@link #start} first. */
@@ -158,34 +106,35 @@ public class XaTransactions implements DisposableBean {
         }
     }
 
-    /** Lets periodic recovery ask this resource manager for its in-doubt branches; {@link #start} first. */
-    public synchronized void recoverWith(XAResourceRecoveryHelper helper) {
-        helpers.add(helper);
-        XARecoveryModule.getRegisteredXARecoveryModule().addXAResourceRecoveryHelper(helper);
+    /**
+     * Lets periodic recovery ask this database for its in-doubt branches; {@link #start} first. (The parameters are
+     * JDBC's and JMS's types: Spring reads this bean's method signatures, which must name no Narayana type.)
+     */
+    public synchronized void recoverWithDatabase(String name, XADataSource xa) {
+        RecoveryResource resource = RecoveryResource.database(name, xa);
+        helpers.add(resource);
+        Narayana.register(resource);
+    }
+
+    /** Lets periodic recovery ask the broker for its in-doubt branches; {@link #start} first. */
+    public synchronized void recoverWithBroker(XAConnectionFactory factory) {
+        RecoveryResource resource = RecoveryResource.broker(factory);
+        helpers.add(resource);
+        Narayana.register(resource);
     }
 
     /** Stops periodic recovery; a transaction between prepare and commit stays in the object store for the next start. */
     @Override
     public synchronized void destroy() {
-        if (recovery == null) {
+        if (transactionManager == null) {
             return;
         }
-        XARecoveryModule module = XARecoveryModule.getRegisteredXARecoveryModule();
-        for (XAResourceRecoveryHelper h : helpers) {
-            if (module != null) {
-                module.removeXAResourceRecoveryHelper(h);
-            }
-            if (h instanceof AutoCloseable c) {
-                try {
-                    c.close();
-                } catch (Exception e) {
-                    log.debug("closing a recovery resource failed: {}", e.toString());
-                }
-            }
+        for (RecoveryResource r : helpers) {
+            Narayana.unregister(r);
+            r.close();
         }
         helpers.clear();
-        recovery.terminate();
-        recovery = null;
+        Narayana.stopRecovery();
         platform = null;
         transactionManager = null;
     }

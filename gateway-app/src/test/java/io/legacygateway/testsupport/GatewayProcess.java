@@ -106,14 +106,20 @@ public final class GatewayProcess {
             return exited ? process.exitValue() : null;
         }
 
-        /** Stops the process (SIGTERM, then SIGKILL after 30 s) and waits for it. */
-        public void stop() throws InterruptedException {
+        /**
+         * Stops the process (SIGTERM, then SIGKILL after 30 s) and waits for it.
+         *
+         * @return the names of the classes the JVM loaded
+         */
+        public List<String> stop() throws InterruptedException, IOException {
             process.destroy();
             if (!process.waitFor(30, TimeUnit.SECONDS)) {
                 process.destroyForcibly().waitFor();
             }
             reader.join(TimeUnit.SECONDS.toMillis(10));
+            List<String> classes = Files.readAllLines(classLog).stream().map(l -> l.split(" ", 2)[0]).toList();
             cleanUp();
+            return classes;
         }
 
         private void cleanUp() {
