@@ -63,7 +63,8 @@ final class XaArtemisPublisher implements EventPublisher {
         }
         Transaction tx = transactions.active();
         if (tx == null) {
-            throw new IllegalStateException("relay '" + relay + "': an XA publish needs the cycle's global transaction");
+            throw new IllegalStateException("relay '" + relay + "': an XA publish needs the cycle's global"
+                    + " transaction");
         }
         List<OutboundEvent> sent = new ArrayList<>();
         List<PublishResult.Refusal> refused = new ArrayList<>();

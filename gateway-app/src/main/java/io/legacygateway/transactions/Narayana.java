@@ -43,8 +43,9 @@ final class Narayana {
         String wanted = store + " " + nodeId;
         if (configured != null) {
             if (!configured.equals(wanted)) {
-                throw new IllegalStateException(XaTransactions.LOG_DIR + " and " + XaTransactions.NODE_ID + ": Narayana already runs in this JVM"
-                        + " with " + configured + "; one object store and node per JVM");
+                throw new IllegalStateException(XaTransactions.LOG_DIR + " and " + XaTransactions.NODE_ID
+                        + ": Narayana already runs in this JVM with " + configured + "; one object store and node per"
+                        + " JVM");
             }
             return;
         }
@@ -64,14 +65,13 @@ final class Narayana {
         }
         // recovery rolls back the unfinished branches of this node only (the node name is in every Xid)
         BeanPopulator.getDefaultInstance(JTAEnvironmentBean.class).setXaRecoveryNodes(List.of(nodeId));
-        RecoveryEnvironmentBean recovery = BeanPopulator.getDefaultInstance(RecoveryEnvironmentBean.class);
-        recovery.setRecoveryListener(false); // no socket: the gateway needs no remote trigger of a recovery pass
-        recovery.setPeriodicRecoveryPeriod(recoverySeconds);
-        recovery.setRecoveryBackoffPeriod(Math.max(1, Math.min(10, recoverySeconds / 2)));
+        RecoveryEnvironmentBean periodic = BeanPopulator.getDefaultInstance(RecoveryEnvironmentBean.class);
+        periodic.setRecoveryListener(false); // no socket: the gateway needs no remote trigger of a recovery pass
+        periodic.setPeriodicRecoveryPeriod(recoverySeconds);
+        periodic.setRecoveryBackoffPeriod(Math.max(1, Math.min(10, recoverySeconds / 2)));
         BeanPopulator.getDefaultInstance(CoordinatorEnvironmentBean.class).setDefaultTimeout(60);
         configured = wanted;
     }
-
 
     /** Starts periodic recovery (its modules from the environment, XA recovery among them). */
     static synchronized void startRecovery() {
@@ -91,10 +91,12 @@ final class Narayana {
         }
     }
 
+    /** Narayana's local (arjunacore) transaction manager; its transactions are bound to the calling thread. */
     static TransactionManager transactionManager() {
         return new TransactionManagerImple();
     }
 
+    /** The user transaction over that manager, which Spring's {@code JtaTransactionManager} drives. */
     static UserTransaction userTransaction() {
         return new UserTransactionImple();
     }
@@ -104,6 +106,7 @@ final class Narayana {
         XARecoveryModule.getRegisteredXARecoveryModule().addXAResourceRecoveryHelper(resource);
     }
 
+    /** Stops asking {@code resource} (the gateway closes); Narayana may already have dropped its recovery module. */
     static void unregister(RecoveryResource resource) {
         XARecoveryModule module = XARecoveryModule.getRegisteredXARecoveryModule();
         if (module != null) {

@@ -24,8 +24,8 @@ import org.springframework.jdbc.datasource.AbstractDataSource;
  * ordinary pool ({@code plain}), for the work that is no cycle's (backlog samples, inspections).
  *
  * <p>XA connections are kept between transactions, idle ones in a small stack; one that took part in a transaction
- * that did not end normally, or that no longer answers after a rollback, is closed instead. Each is set to READ COMMITTED once, when opened (the relay's ordering
- * check must see what other relays committed after its claim).
+ * that did not end normally, or that no longer answers after a rollback, is closed instead. Each is set to READ
+ * COMMITTED once, when opened (the relay's ordering check must see what other relays committed after its claim).
  */
 public final class XaConnectionPool extends AbstractDataSource implements AutoCloseable {
 

@@ -123,7 +123,9 @@ public class XaTransactions implements DisposableBean {
         Narayana.register(resource);
     }
 
-    /** Stops periodic recovery; a transaction between prepare and commit stays in the object store for the next start. */
+    /**
+     * Stops periodic recovery; a transaction between prepare and commit stays in the object store for the next start.
+     */
     @Override
     public synchronized void destroy() {
         if (transactionManager == null) {

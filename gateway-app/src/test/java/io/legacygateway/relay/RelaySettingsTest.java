@@ -7,9 +7,9 @@ import io.legacygateway.transactions.TransactionMode;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.junit.jupiter.api.Test;
 
 /** Every bad parameter fails with a message that names it. */
 class RelaySettingsTest {

@@ -9,8 +9,8 @@ import org.springframework.boot.SpringApplication;
 
 /**
  * The gateway with a crash built in, run in a process of its own ({@link GatewayProcess#start}): the first relay
- * cycle that reaches the window named by the argument {@code --halt-window=} ends the JVM with {@link Runtime#halt} (no shutdown
- * hook, no transaction completion, as a {@code kill -9}), exit status {@value #STATUS}.
+ * cycle that reaches the window named by the argument {@code --halt-window=} ends the JVM with {@link Runtime#halt}
+ * (no shutdown hook, no transaction completion, as a {@code kill -9}), exit status {@value #STATUS}.
  *
  * <ul>
  *   <li>{@code before-prepare}: claimed and sent, the marks written, nothing prepared yet;</li>

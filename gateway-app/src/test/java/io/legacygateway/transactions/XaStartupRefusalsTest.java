@@ -24,7 +24,8 @@ class XaStartupRefusalsTest {
 
     @Test
     void withoutTheObjectStoreFolderTheStartFailsNamingTheKey() {
-        XaTransactions xa = new XaTransactions(new GatewayProperties.Transactions(null, "gw-1", Duration.ofSeconds(30)));
+        XaTransactions xa = new XaTransactions(new GatewayProperties.Transactions(null, "gw-1",
+                Duration.ofSeconds(30)));
         assertThatThrownBy(() -> xa.start(PARAMETER)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageStartingWith(PARAMETER + " is XA, which needs gateway.transactions.log-dir")
                 .hasMessageContaining("must survive restarts (not under /tmp)");
