@@ -20,4 +20,12 @@ public interface RelayCycleHook {
      */
     default void beforeBranchCommit(String relay) {
     }
+
+    /**
+     * {@code transactionMode: XA}: called before each branch of a cycle's global transaction prepares, so at its second
+     * call the first branch is prepared and Narayana has written no record yet: a crash there leaves a prepared branch
+     * that recovery must roll back.
+     */
+    default void beforeBranchPrepare(String relay) {
+    }
 }

@@ -2,6 +2,7 @@ package io.legacygateway.relay;
 
 import io.legacygateway.broker.BrokerConnections;
 import io.legacygateway.config.GatewayDataSources;
+import io.legacygateway.transactions.HookedBranch;
 import io.legacygateway.transactions.TransactionMode;
 import io.legacygateway.transactions.XaConnectionPool;
 import io.legacygateway.transactions.XaDataSources;
@@ -48,7 +49,17 @@ final class RelayTransactions {
     /** The cycle of a relay whose transactions run on datasource {@code txName}. */
     Cycle cycle(RelaySettings s, String txName, List<RelayCycleHook> hooks) {
         if (s.transactionMode() == TransactionMode.XA) {
-            return xa(s, () -> hooks.forEach(h -> h.beforeBranchCommit(s.relay())));
+            return xa(s, new HookedBranch.Hooks() {
+                @Override
+                public void beforePrepare() {
+                    hooks.forEach(h -> h.beforeBranchPrepare(s.relay()));
+                }
+
+                @Override
+                public void beforeCommit() {
+                    hooks.forEach(h -> h.beforeBranchCommit(s.relay()));
+                }
+            });
         }
         TransactionTemplate tx = new TransactionTemplate(dataSources.transactionManager(txName));
         // read committed: the ordering check must see what other relays committed after this claim
@@ -61,7 +72,7 @@ final class RelayTransactions {
      * Checks that the database can prepare (startup fails naming {@code transactionMode} and the server setting) and
      * that the settings XA needs are there (naming the key), then starts Narayana if it is not running yet.
      */
-    private synchronized Cycle xa(RelaySettings s, Runnable beforeBranchCommit) {
+    private synchronized Cycle xa(RelaySettings s, HookedBranch.Hooks branchHooks) {
         String parameter = RelaySettings.label(s.relay(), "transactionMode");
         String name = s.dataSource();
         DataSource plain = dataSources.get(name, RelaySettings.label(s.relay(), "dataSource"));
@@ -75,10 +86,10 @@ final class RelayTransactions {
         if (recovering.add(name)) {
             xa.recoverWithDatabase(name, xaDataSource);
         }
-        XaConnectionPool pool = new XaConnectionPool(xaDataSource, plain, xa, beforeBranchCommit);
+        XaConnectionPool pool = new XaConnectionPool(xaDataSource, plain, xa, branchHooks);
         // no isolation level here: Narayana's manager takes none; the pool sets READ COMMITTED on its connections
         TransactionTemplate tx = new TransactionTemplate(xa.platformTransactionManager());
-        return new Cycle(pool, tx, new XaArtemisPublisher(xaConnectionFactory, xa, s.relay(), beforeBranchCommit),
+        return new Cycle(pool, tx, new XaArtemisPublisher(xaConnectionFactory, xa, s.relay(), branchHooks),
                 pool);
     }
 }

@@ -1,7 +1,7 @@
 package io.legacygateway.relay;
 
 import io.legacygateway.envelope.EnvelopeMessages;
-import io.legacygateway.transactions.BranchCommitHook;
+import io.legacygateway.transactions.HookedBranch;
 import io.legacygateway.transactions.XaTransactions;
 import jakarta.jms.DeliveryMode;
 import jakarta.jms.JMSException;
@@ -39,8 +39,8 @@ final class XaArtemisPublisher implements EventPublisher {
     private final XAConnectionFactory connectionFactory;
     private final XaTransactions transactions;
     private final String relay;
-    /** The relay's hooks at the moment before the branch commits ({@link RelayCycleHook#beforeBranchCommit}). */
-    private final Runnable beforeBranchCommit;
+    /** The relay's hooks before the branch prepares and commits ({@link RelayCycleHook#beforeBranchCommit}). */
+    private final HookedBranch.Hooks hooks;
     private final BrokerAddresses addresses = new BrokerAddresses();
     private XAConnection connection;
     private XASession session;
@@ -48,11 +48,11 @@ final class XaArtemisPublisher implements EventPublisher {
     private volatile boolean broken;
 
     XaArtemisPublisher(XAConnectionFactory connectionFactory, XaTransactions transactions, String relay,
-                       Runnable beforeBranchCommit) {
+                       HookedBranch.Hooks hooks) {
         this.connectionFactory = connectionFactory;
         this.transactions = transactions;
         this.relay = relay;
-        this.beforeBranchCommit = beforeBranchCommit;
+        this.hooks = hooks;
     }
 
     @Override
@@ -71,7 +71,7 @@ final class XaArtemisPublisher implements EventPublisher {
         List<OutboundEvent> deferred = new ArrayList<>();
         try {
             open();
-            if (!tx.enlistResource(new BranchCommitHook(session.getXAResource(), beforeBranchCommit))) {
+            if (!tx.enlistResource(new HookedBranch(session.getXAResource(), hooks))) {
                 throw new IllegalStateException("the global transaction refused the broker branch");
             }
             Set<String> stopped = new HashSet<>();

@@ -34,18 +34,18 @@ public final class XaConnectionPool extends AbstractDataSource implements AutoCl
     private final XADataSource xa;
     private final DataSource plain;
     private final XaTransactions transactions;
-    private final Runnable beforeCommit;
+    private final HookedBranch.Hooks hooks;
     private final ConcurrentLinkedDeque<XAConnection> idle = new ConcurrentLinkedDeque<>();
     private final Map<Transaction, Connection> enlisted = new ConcurrentHashMap<>();
 
     /**
-     * @param beforeCommit runs before this branch commits in phase two ({@link BranchCommitHook})
+     * @param hooks run before this branch prepares and before it commits in phase two ({@link HookedBranch})
      */
-    public XaConnectionPool(XADataSource xa, DataSource plain, XaTransactions transactions, Runnable beforeCommit) {
+    public XaConnectionPool(XADataSource xa, DataSource plain, XaTransactions transactions, HookedBranch.Hooks hooks) {
         this.xa = xa;
         this.plain = plain;
         this.transactions = transactions;
-        this.beforeCommit = beforeCommit;
+        this.hooks = hooks;
     }
 
     /** The database branch of the calling thread's global transaction, or a connection of the plain pool. */
@@ -73,7 +73,7 @@ public final class XaConnectionPool extends AbstractDataSource implements AutoCl
         XAConnection leased = connection;
         Connection handle = unclosable(leased.getConnection());
         try {
-            if (!tx.enlistResource(new BranchCommitHook(leased.getXAResource(), beforeCommit))) {
+            if (!tx.enlistResource(new HookedBranch(leased.getXAResource(), hooks))) {
                 throw new SQLException("the global transaction refused the database branch");
             }
             tx.registerSynchronization(new Synchronization() {

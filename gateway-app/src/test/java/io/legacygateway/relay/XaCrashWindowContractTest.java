@@ -34,6 +34,8 @@ import org.springframework.jdbc.datasource.DriverManagerDataSource;
  *   <li>Crash after both branches are prepared, before commit: the row stays locked by its prepared branch (no relay
  *       can claim it) and nothing is on the queue; after the restart, recovery commits both branches: the event is on
  *       the queue exactly once and the row is marked, without a second attempt.</li>
+ *   <li>Crash between the two prepares (no record written): recovery rolls the prepared branch back (presumed abort,
+ *       branches of its own node only) and the relay publishes the row again, once.</li>
  *   <li>Crash before prepare: nothing happened on either side; after the restart the row is published once.</li>
  * </ul>
  */
@@ -102,6 +104,31 @@ abstract class XaCrashWindowContractTest {
         assertThat(eventIds(queue)).as("exactly once").containsExactly(id);
         assertThat(attempts(id)).as("recovery completed the first attempt; the relay never sent it again")
                 .isEqualTo(1);
+    }
+
+    @Test
+    void aCrashBetweenTheTwoPreparesIsRolledBackByRecoveryAndPublishedAgain() throws Exception {
+        String queue = "it.xa.between." + UUID.randomUUID().toString().substring(0, 8);
+        String id = rows.insert("order-3", "OrderCreated", "{\"n\":3}");
+        GatewayProcess.Running crashed = gateway(queue, "between-prepares");
+        assertThat(crashed.awaitExit(START)).as(crashed.output()).isEqualTo(HaltingGateway.STATUS);
+
+        assertThat(rows.status(id)).isEqualTo("PENDING");
+        assertThat(preparedBranches(rows, nodeId())).as("the database's branch, enlisted first, is prepared")
+                .isEqualTo(1);
+        assertThat(broker.count(queue)).isZero();
+
+        GatewayProcess.Running restarted = gateway(queue, "");
+        try {
+            Awaitility.await("recovery rolls the orphan back, the relay publishes the row again")
+                    .atMost(Duration.ofSeconds(150)).pollInterval(Duration.ofMillis(500))
+                    .until(() -> "PUBLISHED".equals(rows.status(id)) && broker.count(queue) == 1);
+            assertThat(preparedBranches(rows, nodeId())).isZero();
+        } finally {
+            restarted.stop();
+        }
+        assertThat(eventIds(queue)).as("exactly once").containsExactly(id);
+        assertThat(attempts(id)).as("no record: presumed abort, then a second attempt").isEqualTo(2);
     }
 
     @Test

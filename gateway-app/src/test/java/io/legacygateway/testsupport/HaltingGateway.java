@@ -5,6 +5,7 @@ import io.legacygateway.adapters.outbox.OutboxRow;
 import io.legacygateway.relay.RelayCycleHook;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.springframework.boot.SpringApplication;
 
 /**
@@ -14,6 +15,7 @@ import org.springframework.boot.SpringApplication;
  *
  * <ul>
  *   <li>{@code before-prepare}: claimed and sent, the marks written, nothing prepared yet;</li>
+ *   <li>{@code between-prepares}: an XA cycle's first branch prepared, the second not, no record written;</li>
  *   <li>{@code before-commit}: an XA cycle's branches both prepared and the transaction's record written, neither
  *       committed.</li>
  * </ul>
@@ -30,12 +32,20 @@ public final class HaltingGateway {
     public static void main(String[] args) {
         String window = Arrays.stream(args).filter(a -> a.startsWith(ARGUMENT))
                 .map(a -> a.substring(ARGUMENT.length())).findFirst().orElse("");
+        AtomicInteger prepares = new AtomicInteger();
         SpringApplication application = new SpringApplication(GatewayApplication.class);
         application.addInitializers(context -> context.getBeanFactory().registerSingleton("haltingHook",
                 new RelayCycleHook() {
                     @Override
                     public void afterPublishBeforeMark(String relay, List<OutboxRow> published) {
                         if (window.equals("before-prepare") && !published.isEmpty()) {
+                            halt(relay, window);
+                        }
+                    }
+
+                    @Override
+                    public void beforeBranchPrepare(String relay) {
+                        if (window.equals("between-prepares") && prepares.incrementAndGet() == 2) {
                             halt(relay, window);
                         }
                     }

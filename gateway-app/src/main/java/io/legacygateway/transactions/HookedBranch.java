@@ -5,24 +5,34 @@ import javax.transaction.xa.XAResource;
 import javax.transaction.xa.Xid;
 
 /**
- * A branch's {@link XAResource} that runs a hook before it commits in phase two, when every branch of the transaction
- * is prepared and Narayana has written its record: the window that recovery must close after a crash. Production
- * hooks do nothing; tests halt the process there. Everything else goes to the branch as it is.
+ * A branch's {@link XAResource} with hooks at the two moments a crash leaves work for recovery: before it prepares
+ * (the branches enlisted before it are prepared, Narayana has written no record yet) and before it commits in phase
+ * two (every branch is prepared and the record is written). Production hooks do nothing; tests halt the process there.
+ * Everything else goes to the branch as it is.
  */
-public final class BranchCommitHook implements XAResource {
+public final class HookedBranch implements XAResource {
+
+    /** What runs at those moments; both do nothing by default. */
+    public interface Hooks {
+        default void beforePrepare() {
+        }
+
+        default void beforeCommit() {
+        }
+    }
 
     private final XAResource branch;
-    private final Runnable beforeCommit;
+    private final Hooks hooks;
 
-    public BranchCommitHook(XAResource branch, Runnable beforeCommit) {
+    public HookedBranch(XAResource branch, Hooks hooks) {
         this.branch = branch;
-        this.beforeCommit = beforeCommit;
+        this.hooks = hooks;
     }
 
     @Override
     public void commit(Xid xid, boolean onePhase) throws XAException {
         if (!onePhase) {
-            beforeCommit.run();
+            hooks.beforeCommit();
         }
         branch.commit(xid, onePhase);
     }
@@ -45,11 +55,12 @@ public final class BranchCommitHook implements XAResource {
     /** Compares the branches themselves, so Narayana can tell two branches of one resource manager. */
     @Override
     public boolean isSameRM(XAResource other) throws XAException {
-        return branch.isSameRM(other instanceof BranchCommitHook h ? h.branch : other);
+        return branch.isSameRM(other instanceof HookedBranch h ? h.branch : other);
     }
 
     @Override
     public int prepare(Xid xid) throws XAException {
+        hooks.beforePrepare();
         return branch.prepare(xid);
     }
 
