@@ -1,6 +1,7 @@
 package io.legacygateway.relay;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.legacygateway.envelope.EnvelopeMessages;
 import io.legacygateway.reconciliation.Reconciliation;
@@ -8,9 +9,11 @@ import io.legacygateway.testsupport.QueueProbe;
 import io.legacygateway.testsupport.StandaloneArtemis;
 import io.legacygateway.transactions.XaTransactions;
 import jakarta.jms.ConnectionFactory;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -18,7 +21,8 @@ import org.springframework.test.context.ActiveProfiles;
 
 /**
  * {@code transactionMode: XA} on a real database and the standalone broker: claim, publish and mark in one global
- * transaction. Each pending row reaches the queue exactly once and is marked; a second drain finds nothing.
+ * transaction. Each pending row reaches the queue exactly once and is marked; a second drain finds nothing. A broker
+ * outage rolls the claim and the mark back with the broker's branch.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.NONE)
 @ActiveProfiles("test")
@@ -72,5 +76,29 @@ abstract class XaOutboxRelayContractTest extends RelayTestSupport {
                 .containsOnly("XA");
         assertThat(reconciliation.report(name, false, null).notes()).as("and so does the reconciliation report")
                 .anyMatch(n -> n.startsWith("relay " + name + ": transactionMode XA"));
+    }
+
+    @Test
+    void aBrokerOutageRollsTheWholeCycleBackAndTheNextCycleAfterItPublishes() {
+        String queue = unique("it.xa.outage");
+        String id = rows.insert("order-5", "OrderCreated", "{\"n\":5}");
+        String name = unique("xa-outage");
+        OutboxRelay relay = relay(name, "queue:" + queue, Map.of("transactionMode", "XA"));
+        StandaloneArtemis artemis = StandaloneArtemis.shared();
+        artemis.stop();
+        try {
+            assertThatThrownBy(relay::cycle).isInstanceOf(PublishException.class);
+            assertThat(rows.status(id)).as("the claim and the mark rolled back with the broker's branch")
+                    .isEqualTo("PENDING");
+            assertThat(faults.branchCommits(name)).isZero();
+        } finally {
+            artemis.start();
+        }
+        Awaitility.await("the relay publishes once the broker is back").atMost(Duration.ofSeconds(60))
+                .pollInterval(Duration.ofMillis(500)).ignoreExceptions()
+                .until(() -> relay.cycle().published() == 1);
+        assertThat(rows.status(id)).isEqualTo("PUBLISHED");
+        assertThat(broker.drain(queue)).extracting(m -> QueueProbe.property(m, EnvelopeMessages.ID))
+                .containsExactly(id);
     }
 }
