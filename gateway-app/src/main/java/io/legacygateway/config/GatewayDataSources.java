@@ -85,6 +85,12 @@ public class GatewayDataSources implements DisposableBean {
         return ds;
     }
 
+    /** The settings of a configured datasource (an XA datasource is built from the same ones). */
+    public GatewayProperties.DataSourceSpec spec(String name, String property) {
+        get(name, property);
+        return specs.get(name);
+    }
+
     /** The datasource's dialect, detected from its JDBC metadata on first use. */
     public Dialect dialect(String name) {
         return dialects.computeIfAbsent(name, n -> Dialect.detect(get(n, "dataSource")));

@@ -6,6 +6,7 @@ import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.NotNull;
+import jakarta.validation.constraints.Pattern;
 import java.time.Duration;
 import java.util.Map;
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -23,6 +24,7 @@ import org.springframework.validation.annotation.Validated;
  * @param deadLetters dead-letter redelivery limits ({@link DeadLetters})
  * @param metrics     how often the backlog gauges and readiness are sampled ({@link Metrics})
  * @param security    who may log in to Hawtio, Jolokia, the actuator and {@code /api/**} ({@link GatewaySecurityProperties})
+ * @param transactions the global (XA) transactions of relays with {@code transactionMode: XA} ({@link Transactions})
  */
 @Validated
 @ConfigurationProperties(prefix = "gateway", ignoreUnknownFields = false)
@@ -34,7 +36,26 @@ public record GatewayProperties(
         @DefaultValue @Valid @NotNull Retention retention,
         @DefaultValue @Valid @NotNull DeadLetters deadLetters,
         @DefaultValue @Valid @NotNull Metrics metrics,
-        @DefaultValue @Valid @NotNull Reconciliation reconciliation) {
+        @DefaultValue @Valid @NotNull Reconciliation reconciliation,
+        @DefaultValue @Valid @NotNull Transactions transactions) {
+
+    /**
+     * Narayana, the transaction manager of relays with {@code transactionMode: XA}; read only when a relay uses XA
+     * (then the first two are required, and startup fails naming the one missing).
+     *
+     * @param logDir           Narayana's object store: the record of every transaction between its prepare and its
+     *                         commit, which recovery completes after a crash. Must survive restarts and belong to this
+     *                         instance alone (not under /tmp, not in a build folder, not shared); no default
+     * @param nodeId           this instance's transaction node name, written into every transaction id: recovery rolls
+     *                         back the unfinished branches of its own node only, so two gateways on one database or
+     *                         broker need different ones (1-28 characters); no default
+     * @param recoveryInterval time between two passes of periodic recovery; default 30s
+     */
+    public record Transactions(
+            String logDir,
+            @Pattern(regexp = "[A-Za-z0-9._-]{1,28}", message = "'${validatedValue}' must match {regexp}") String nodeId,
+            @DefaultValue("30s") @NotNull Duration recoveryInterval) {
+    }
 
     /**
      * Sampled metrics: the per-relay backlog gauges (pending and FAILED rows, age of the oldest waiting row) and the

@@ -19,6 +19,7 @@ import io.legacygateway.reconciliation.IntentFacts.OutboxState;
 import io.legacygateway.relay.OutboxRelay;
 import io.legacygateway.relay.OutboxRelayFactory;
 import io.legacygateway.relay.RelaySettings;
+import io.legacygateway.transactions.TransactionMode;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -141,6 +142,10 @@ public class Reconciliation {
         if (log == null) {
             notes.add("relay " + relay.name() + ": attemptLog is off, so duplicate deliveries cannot be told and"
                     + " published intents are not listed");
+        }
+        if (relay.settings().transactionMode() == TransactionMode.XA) {
+            notes.add("relay " + relay.name() + ": transactionMode XA (the broker's copy and the mark commit in one"
+                    + " global transaction; the attempt log's cycles record their mode in transaction_mode)");
         }
         Set<String> keys = new LinkedHashSet<>(outbox.rows().keySet());
         keys.addAll(logged(log, now, published, limit));

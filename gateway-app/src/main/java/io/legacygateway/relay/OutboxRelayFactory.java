@@ -17,6 +17,7 @@ import io.legacygateway.config.DurationText;
 import io.legacygateway.config.GatewayDataSources;
 import io.legacygateway.config.GatewayProperties;
 import io.legacygateway.envelope.EnvelopeCodec;
+import io.legacygateway.transactions.XaTransactions;
 import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.jms.ConnectionFactory;
 import java.lang.management.ManagementFactory;
@@ -37,8 +38,6 @@ import org.apache.camel.support.RoutePolicySupport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.DisposableBean;
-import org.springframework.transaction.TransactionDefinition;
-import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * Builds an {@link OutboxRelay} from the parameters of an {@code outbox-relay} route: validates them, inspects the
@@ -50,7 +49,9 @@ public class OutboxRelayFactory implements DisposableBean {
 
     private final GatewayProperties properties;
     private final GatewayDataSources dataSources;
-    private final ConnectionFactory connectionFactory;
+    private final RelayTransactions transactions;
+    /** The relays' XA connection pools, closed with the factory. */
+    private final List<AutoCloseable> resources = new CopyOnWriteArrayList<>();
     private final MeterRegistry meters;
     private final Clock clock;
     private final RetryJitter jitter;
@@ -61,11 +62,11 @@ public class OutboxRelayFactory implements DisposableBean {
     private final Map<String, OutboxWakeUp> wakeUps = new ConcurrentHashMap<>();
 
     public OutboxRelayFactory(GatewayProperties properties, GatewayDataSources dataSources,
-                              ConnectionFactory connectionFactory, MeterRegistry meters, Clock clock,
-                              RetryJitter jitter, List<RelayCycleHook> hooks) {
+                              ConnectionFactory connectionFactory, XaTransactions xa, MeterRegistry meters,
+                              Clock clock, RetryJitter jitter, List<RelayCycleHook> hooks) {
         this.properties = properties;
         this.dataSources = dataSources;
-        this.connectionFactory = connectionFactory;
+        this.transactions = new RelayTransactions(dataSources, connectionFactory, xa);
         this.meters = meters;
         this.clock = clock;
         this.jitter = jitter;
@@ -106,23 +107,26 @@ public class OutboxRelayFactory implements DisposableBean {
         warnIfKeyOnlyEventId(mapping, label);
         String instance = s.relay() + "@" + host();
         requireMarkValuesFit(mapping, instance, s, label);
-        OutboxSource store = source(s, mapping, dataSource, dialect, s.dataSource() + "/" + table.name(), label);
         String txName = s.markMode() == MarkMode.ZERO_WRITE ? s.stateDataSource() : s.dataSource();
+        List<RelayCycleHook> allHooks = new ArrayList<>(hooks);
+        allHooks.addAll(extraHooks);
+        RelayTransactions.Cycle cycle = transactions.cycle(s, txName, allHooks);
+        if (cycle.resources() != null) {
+            resources.add(cycle.resources());
+        }
+        // XA: the store's statements in a cycle run on the database branch of the cycle's global transaction
+        OutboxSource store = source(s, mapping, s.markMode() == MarkMode.ZERO_WRITE ? dataSource : cycle.dataSource(),
+                dialect, s.dataSource() + "/" + table.name(), label);
         // on the cycle's own datasource, the cycle's mark commit flushes the log's insert before it (AttemptLog)
         AttemptLog attempts = s.attemptLog()
                 ? new AttemptLog(dataSources.get(s.stateDataSource(), label.apply("stateDataSource")),
                         dataSources.transactionManager(s.stateDataSource()), dataSources.dialect(s.stateDataSource()),
-                        s.relay(), instance, label.apply("attemptLog"), txName.equals(s.stateDataSource()))
+                        s.relay(), instance, label.apply("attemptLog"), txName.equals(s.stateDataSource()),
+                        s.transactionMode().name())
                 : null;
-        TransactionTemplate tx = new TransactionTemplate(dataSources.transactionManager(txName));
-        // read committed: the ordering check must see what other relays committed after this claim
-        tx.setIsolationLevel(TransactionDefinition.ISOLATION_READ_COMMITTED);
-        List<RelayCycleHook> allHooks = new ArrayList<>(hooks);
-        allHooks.addAll(extraHooks);
-        OutboxRelay relay = new OutboxRelay(s, store, tx,
-                new OutboxEventMapper(codec, s.source(), s.destination(), s.payloadFormat()),
-                new ArtemisPublisher(connectionFactory, s.relay()), clock, jitter, allHooks, instance, attempts,
-                meters);
+        OutboxRelay relay = new OutboxRelay(s, store, cycle.transaction(),
+                new OutboxEventMapper(codec, s.source(), s.destination(), s.payloadFormat()), cycle.publisher(), clock,
+                jitter, allHooks, instance, attempts, meters);
         relays.add(relay);
         listeners.forEach(l -> l.accept(relay));
         logCreated(s, dialect, table, label);
@@ -155,7 +159,9 @@ public class OutboxRelayFactory implements DisposableBean {
     /** Where the relay reads its rows, by mark mode, with the log where a row that refuses every write is parked. */
     private OutboxSource source(RelaySettings s, OutboxMapping mapping, DataSource dataSource, Dialect dialect,
                                 String source, UnaryOperator<String> label) {
-        DataSource stateDataSource = dataSources.get(s.stateDataSource(), label.apply("stateDataSource"));
+        // outside ZERO_WRITE the state datasource is the relay's own: its rejections are written in the cycle
+        DataSource stateDataSource = s.markMode() == MarkMode.ZERO_WRITE
+                ? dataSources.get(s.stateDataSource(), label.apply("stateDataSource")) : dataSource;
         Dialect stateDialect = dataSources.dialect(s.stateDataSource());
         boolean retries = s.retry().retries();
         // where the mode does not need it, the log is still where a row that refuses every write is parked
@@ -180,13 +186,13 @@ public class OutboxRelayFactory implements DisposableBean {
     private static void logCreated(RelaySettings s, Dialect dialect, TableInspector.Table table,
                                    UnaryOperator<String> label) {
         log.info("Outbox relay '{}': {} table {} ({}) -> {} (batch {}, poll {}, {} attempt(s), FAILED rows: {},"
-                        + " retention {}, attempt log {}, wake-up {}){}", s.relay(), dialect.id(), table.name(),
-                s.markMode(), s.destination(), s.batchSize(), s.pollInterval(), s.retry().maxAttempts(),
+                        + " retention {}, attempt log {}, wake-up {}, transactions {}){}", s.relay(), dialect.id(),
+                table.name(), s.markMode(), s.destination(), s.batchSize(), s.pollInterval(), s.retry().maxAttempts(),
                 s.failedRowPolicy(), s.retention() == null ? "off" : DurationText.format(s.retention()),
                 s.attemptLog() ? "on" : "off",
                 s.wakeUp() == RelaySettings.WakeUp.NONE ? "none"
                         : "NOTIFY on channel " + NotifyTrigger.channel(label.apply("table"), s.table()),
-                dialect.testedHere() ? "" : " [dialect NOT tested by this project]");
+                s.transactionMode(), dialect.testedHere() ? "" : " [dialect NOT tested by this project]");
     }
 
     /**
@@ -262,6 +268,13 @@ public class OutboxRelayFactory implements DisposableBean {
     @Override
     public void destroy() {
         relays.forEach(OutboxRelay::close);
+        for (AutoCloseable r : resources) {
+            try {
+                r.close();
+            } catch (Exception e) {
+                log.debug("closing a relay's connections failed: {}", e.toString());
+            }
+        }
     }
 
     private static String host() {

@@ -3,6 +3,7 @@ package io.legacygateway.relay;
 import io.legacygateway.broker.BrokerConnections;
 import io.legacygateway.config.GatewayDataSources;
 import io.legacygateway.config.GatewayProperties;
+import io.legacygateway.transactions.XaTransactions;
 import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.jms.ConnectionFactory;
 import java.time.Clock;
@@ -28,10 +29,20 @@ public class RelayConfiguration {
 
     @Bean
     OutboxRelayFactory outboxRelayFactory(GatewayProperties properties, GatewayDataSources dataSources,
-                                          ConnectionFactory connectionFactory, MeterRegistry meters, Clock clock,
-                                          RetryJitter jitter, ObjectProvider<RelayCycleHook> hooks) {
-        return new OutboxRelayFactory(properties, dataSources, BrokerConnections.nativeFactory(connectionFactory),
+                                          ConnectionFactory connectionFactory, XaTransactions xa,
+                                          MeterRegistry meters, Clock clock, RetryJitter jitter,
+                                          ObjectProvider<RelayCycleHook> hooks) {
+        return new OutboxRelayFactory(properties, dataSources, BrokerConnections.nativeFactory(connectionFactory), xa,
                 meters, clock, jitter, hooks.orderedStream().toList());
+    }
+
+    /**
+     * Narayana for relays with {@code transactionMode: XA}, started by the first of them: while no relay uses XA it
+     * starts nothing, and it is never the application's transaction manager.
+     */
+    @Bean
+    XaTransactions xaTransactions(GatewayProperties properties) {
+        return new XaTransactions(properties.transactions());
     }
 
     @Bean

@@ -11,4 +11,21 @@ import java.util.List;
 public interface RelayCycleHook {
 
     void afterPublishBeforeMark(String relay, List<OutboxRow> published);
+
+    /**
+     * {@code transactionMode: XA}: called before each branch of a cycle's global transaction commits in phase two
+     * (the database's, the broker's), so at its first call both are prepared and Narayana has written its record: the
+     * window that recovery closes after a crash. Not called for a transaction committed in one phase (a single
+     * branch).
+     */
+    default void beforeBranchCommit(String relay) {
+    }
+
+    /**
+     * {@code transactionMode: XA}: called before each branch of a cycle's global transaction prepares, so at its second
+     * call the first branch is prepared and Narayana has written no record yet: a crash there leaves a prepared branch
+     * that recovery must roll back.
+     */
+    default void beforeBranchPrepare(String relay) {
+    }
 }

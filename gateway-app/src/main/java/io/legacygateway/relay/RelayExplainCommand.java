@@ -6,11 +6,13 @@ import io.legacygateway.adapters.outbox.OutboxStore;
 import io.legacygateway.adapters.outbox.ZeroWriteReader;
 import io.legacygateway.command.CommandBeans;
 import io.legacygateway.command.ConfiguredCommand;
+import io.legacygateway.transactions.TransactionMode;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -55,7 +57,11 @@ public class RelayExplainCommand implements ConfiguredCommand {
     @Override
     public int run(CommandBeans beans, PrintStream out) throws Exception {
         String pattern = routes != null ? routes : configuredRoutes(beans);
-        OutboxRelay relay = beans.get(OutboxRelayFactory.class).create(relayParameters(pattern, name));
+        Map<String, Object> parameters = new HashMap<>(relayParameters(pattern, name));
+        // the statements are the same in XA; a command must not start Narayana's recovery on the object store of the
+        // gateway that runs beside it
+        parameters.put("transactionMode", TransactionMode.LOCAL.name());
+        OutboxRelay relay = beans.get(OutboxRelayFactory.class).create(parameters);
         if (relay.source() instanceof ZeroWriteReader reader) {
             out.println("relay '" + name + "': markMode ZERO_WRITE reads by commit horizon and claims no rows; its"
                     + " reads, rendered once when the relay is built (no plans are printed for them):");

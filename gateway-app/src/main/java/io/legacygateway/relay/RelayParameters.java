@@ -6,6 +6,7 @@ import io.legacygateway.adapters.outbox.PayloadFormat;
 import io.legacygateway.adapters.outbox.ZeroWriteReader;
 import io.legacygateway.config.TemplateParameter;
 import io.legacygateway.config.TemplateParameters;
+import io.legacygateway.transactions.TransactionMode;
 import jakarta.validation.constraints.Pattern;
 import jakarta.validation.constraints.Size;
 import java.time.Duration;
@@ -147,7 +148,15 @@ public record RelayParameters(
                 + " startup): the relay listens on channel `gw_outbox_<table>` and runs a cycle as soon as a"
                 + " notification arrives; needs the trigger of `triggers --notify`. Polling at `pollInterval` stays"
                 + " the safety net. See [Wake-up](#wake-up-listennotify)")
-        @DefaultValue("NONE") RelaySettings.WakeUp wakeUp) {
+        @DefaultValue("NONE") RelaySettings.WakeUp wakeUp,
+
+        @TemplateParameter("`LOCAL`: the broker's transaction commits, then the database's (at-least-once; a crash in"
+                + " between resends the batch and the broker's duplicate detection drops the copies). `XA`: claim,"
+                + " publish and mark in one global transaction (Narayana, two-phase commit), so the broker's copy and"
+                + " the row's mark commit together or not at all; needs `gateway.transactions.*`, PostgreSQL with"
+                + " `max_prepared_transactions` > 0 or MariaDB, and a mark mode that writes to the table (not"
+                + " `ZERO_WRITE`). See [transactionMode: XA](#transactionmode-xa)")
+        @DefaultValue("LOCAL") TransactionMode transactionMode) {
 
     /** {@code retention} that keeps published rows. */
     static final String RETENTION_OFF = "off";

@@ -7,6 +7,7 @@ import io.legacygateway.adapters.outbox.ZeroWriteReader;
 import io.legacygateway.adapters.sql.SqlIdentifier;
 import io.legacygateway.adapters.sql.TableName;
 import io.legacygateway.config.TemplateParameters;
+import io.legacygateway.transactions.TransactionMode;
 import java.time.Duration;
 import java.time.ZoneId;
 import java.util.Arrays;
@@ -42,6 +43,7 @@ import java.util.stream.Collectors;
  * @param attemptLog   whether every attempt is recorded in {@code gateway_outbox_attempt} (the reconciliation's facts)
  * @param domain       the business table whose rows must each have an intent in this outbox, {@code null} when unknown
  * @param wakeUp       what runs a cycle besides the timer
+ * @param transactionMode whether a cycle is two local transactions or one global (XA) transaction
  */
 public record RelaySettings(String relay, String dataSource, TableName table, Map<String, String> columns,
                             String pendingStatus, String publishedStatus, String failedStatus,
@@ -49,7 +51,8 @@ public record RelaySettings(String relay, String dataSource, TableName table, Ma
                             Duration pollInterval, Duration maxBackoff, MarkMode markMode, String stateDataSource,
                             ZeroWriteReader.StartFrom startFrom, Duration settleTime, ZoneId naiveTimestampZone,
                             RetryPolicy retry, FailedRowPolicy failedRowPolicy, Duration retention,
-                            boolean attemptLog, DomainTable domain, WakeUp wakeUp) {
+                            boolean attemptLog, DomainTable domain, WakeUp wakeUp,
+                            TransactionMode transactionMode) {
 
     /**
      * The business table behind an outbox (as with trigger capture): a row of it whose key has no outbox row with
@@ -133,6 +136,7 @@ public record RelaySettings(String relay, String dataSource, TableName table, Ma
                     + known);
         }
         RelayParameters p = TemplateParameters.bind(RelayParameters.class, given, label);
+        requireTransactionMode(p, label);
         Map<String, String> columns = new LinkedHashMap<>();
         for (OutboxColumn c : OutboxColumn.values()) {
             if (given.get(c.parameter()) != null) {
@@ -204,6 +208,18 @@ public record RelaySettings(String relay, String dataSource, TableName table, Ma
                 p.source().isBlank() ? defaultSource : p.source(), p.batchSize(), p.pollInterval(), p.maxBackoff(),
                 markMode, stateDataSource, p.startFrom(), p.settleTime(), p.naiveTimestampZone(),
                 new RetryPolicy(p.maxAttempts(), p.retryBackoff(), p.maxRetryBackoff()), p.failedRowPolicy(),
-                retention, p.attemptLog(), domain, p.wakeUp());
+                retention, p.attemptLog(), domain, p.wakeUp(), p.transactionMode());
+    }
+
+    /**
+     * XA covers the modes whose cycle writes to the outbox's own database: ZERO_WRITE moves its position in another
+     * transaction of the state datasource.
+     */
+    private static void requireTransactionMode(RelayParameters p, UnaryOperator<String> label) {
+        if (p.transactionMode() == TransactionMode.XA && p.markMode() == MarkMode.ZERO_WRITE) {
+            throw new IllegalArgumentException(label.apply("transactionMode") + ": XA needs a mark mode that writes"
+                    + " to the outbox table (STATUS, TIMESTAMP or DELETE); ZERO_WRITE keeps its position in the state"
+                    + " datasource. Use LOCAL");
+        }
     }
 }

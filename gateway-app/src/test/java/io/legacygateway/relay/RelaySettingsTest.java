@@ -3,12 +3,13 @@ package io.legacygateway.relay;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.legacygateway.transactions.TransactionMode;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.junit.jupiter.api.Test;
 
 /** Every bad parameter fails with a message that names it. */
 class RelaySettingsTest {
@@ -38,6 +39,7 @@ class RelaySettingsTest {
         assertThat(s.failedRowPolicy()).isEqualTo(RelaySettings.FailedRowPolicy.CONTINUE);
         assertThat(s.retention()).as("off").isNull();
         assertThat(s.wakeUp()).isEqualTo(RelaySettings.WakeUp.NONE);
+        assertThat(s.transactionMode()).isEqualTo(TransactionMode.LOCAL);
     }
 
     @Test
@@ -71,7 +73,8 @@ class RelaySettingsTest {
             "maxAttempts=0|parameter 'maxAttempts': 0 is outside 1-100",
             "retryBackoff=1m,maxRetryBackoff=30s|parameter 'maxRetryBackoff': 30000 ms is shorter than retryBackoff",
             "failedRowPolicy=STOP|parameter 'failedRowPolicy': 'STOP' is not one of [CONTINUE, BLOCK_AGGREGATE]",
-            "retention=soon|parameter 'retention': 'soon' is not a positive duration"
+            "retention=soon|parameter 'retention': 'soon' is not a positive duration",
+            "markMode=ZERO_WRITE,transactionMode=XA|parameter 'transactionMode': XA needs a mark mode that writes"
     })
     void retryAndRetentionParametersThatContradictTheModeFailNamingThem(String parameters, String message) {
         Map<String, Object> p = valid();
@@ -100,7 +103,8 @@ class RelaySettingsTest {
             "startFrom|YESTERDAY|parameter 'startFrom': 'YESTERDAY' is not one of [BEGINNING, NOW]",
             "settleTime|50ms|parameter 'settleTime': 50 ms is below 200 ms",
             "naiveTimestampZone|Mars/Olympus|parameter 'naiveTimestampZone': 'Mars/Olympus' is not a time zone",
-            "wakeUp|LISTEN|parameter 'wakeUp': 'LISTEN' is not one of [NONE, NOTIFY]"
+            "wakeUp|LISTEN|parameter 'wakeUp': 'LISTEN' is not one of [NONE, NOTIFY]",
+            "transactionMode|JTA|parameter 'transactionMode': 'JTA' is not one of [LOCAL, XA]"
     })
     void aBadParameterFailsNamingIt(String key, String value, String message) {
         Map<String, Object> p = valid();

@@ -54,13 +54,95 @@ public final class GatewayProcess {
     }
 
     public static Result run(Path workDir, Duration timeout, String... args) throws IOException, InterruptedException {
+        Running process = start(GatewayApplication.class, workDir, args);
+        boolean exited = process.process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        long ended = System.nanoTime();
+        if (!exited) {
+            process.process.destroyForcibly().waitFor();
+        }
+        process.reader.join(TimeUnit.SECONDS.toMillis(10));
+        List<String> classes = Files.readAllLines(process.classLog).stream().map(l -> l.split(" ", 2)[0]).toList();
+        process.cleanUp();
+        return new Result(exited ? process.process.exitValue() : null, List.copyOf(process.lines), process.started,
+                ended, classes);
+    }
+
+    /** A gateway process that runs on while the test goes on; {@link #stop()} ends it. */
+    public static final class Running {
+        private final Process process;
+        private final Thread reader;
+        private final List<Line> lines;
+        private final long started;
+        private final Path classLog;
+        private final Path argFile;
+
+        private Running(Process process, Thread reader, List<Line> lines, long started, Path classLog, Path argFile) {
+            this.process = process;
+            this.reader = reader;
+            this.lines = lines;
+            this.started = started;
+            this.classLog = classLog;
+            this.argFile = argFile;
+        }
+
+        public String output() {
+            synchronized (lines) {
+                return lines.stream().map(Line::text).collect(Collectors.joining("\n"));
+            }
+        }
+
+        public boolean alive() {
+            return process.isAlive();
+        }
+
+        /** Waits for the process to end by itself; its exit status, or {@code null} at the timeout (then killed). */
+        public Integer awaitExit(Duration timeout) throws InterruptedException {
+            boolean exited = process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            if (!exited) {
+                process.destroyForcibly().waitFor();
+            }
+            reader.join(TimeUnit.SECONDS.toMillis(10));
+            cleanUp();
+            return exited ? process.exitValue() : null;
+        }
+
+        /**
+         * Stops the process (SIGTERM, then SIGKILL after 30 s) and waits for it.
+         *
+         * @return the names of the classes the JVM loaded
+         */
+        public List<String> stop() throws InterruptedException, IOException {
+            process.destroy();
+            if (!process.waitFor(30, TimeUnit.SECONDS)) {
+                process.destroyForcibly().waitFor();
+            }
+            reader.join(TimeUnit.SECONDS.toMillis(10));
+            List<String> classes = Files.readAllLines(classLog).stream().map(l -> l.split(" ", 2)[0]).toList();
+            cleanUp();
+            return classes;
+        }
+
+        private void cleanUp() {
+            try {
+                Files.deleteIfExists(argFile);
+                Files.deleteIfExists(classLog);
+            } catch (IOException ignored) {
+                // a temporary file: harmless if left
+            }
+        }
+    }
+
+    /**
+     * Starts {@code java <main> <args>} with the test classpath in {@code workDir} and returns at once; its output is
+     * read as it comes.
+     */
+    public static Running start(Class<?> main, Path workDir, String... args) throws IOException {
         Path classLog = Files.createTempFile("gateway-classes-", ".log");
         // the classpath in an argument file: the test classpath is longer than some command lines allow
         Path argFile = Files.createTempFile("gateway-args-", ".txt");
         Files.writeString(argFile, "-cp \"" + System.getProperty("java.class.path").replace("\\", "\\\\") + "\"\n");
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
-                .toString(), "@" + argFile, "-Xlog:class+load=info:file=" + classLog + ":none",
-                GatewayApplication.class.getName()));
+                .toString(), "@" + argFile, "-Xlog:class+load=info:file=" + classLog + ":none", main.getName()));
         command.addAll(List.of(args));
         ProcessBuilder builder = new ProcessBuilder(command).directory(workDir.toFile()).redirectErrorStream(true);
         long started = System.nanoTime();
@@ -77,15 +159,6 @@ public final class GatewayProcess {
             }
         }, "gateway-process-output");
         reader.start();
-        boolean exited = process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS);
-        long ended = System.nanoTime();
-        if (!exited) {
-            process.destroyForcibly().waitFor();
-        }
-        reader.join(TimeUnit.SECONDS.toMillis(10));
-        List<String> classes = Files.readAllLines(classLog).stream().map(l -> l.split(" ", 2)[0]).toList();
-        Files.deleteIfExists(classLog);
-        Files.deleteIfExists(argFile);
-        return new Result(exited ? process.exitValue() : null, List.copyOf(lines), started, ended, classes);
+        return new Running(process, reader, lines, started, classLog, argFile);
     }
 }

@@ -8,6 +8,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Makes the window between the broker's confirmation and the mark deterministic: a relay can be made to crash there
@@ -27,6 +28,7 @@ public class RelayFaults implements RelayCycleHook {
     private final Map<String, CountDownLatch> paused = new ConcurrentHashMap<>();
     private final Map<String, CountDownLatch> reached = new ConcurrentHashMap<>();
     private final Map<String, List<List<String>>> batches = new ConcurrentHashMap<>();
+    private final Map<String, AtomicInteger> branchCommits = new ConcurrentHashMap<>();
 
     public void crashOnceAfterPublish(String relay) {
         crashOnce.put(relay, true);
@@ -55,6 +57,17 @@ public class RelayFaults implements RelayCycleHook {
     /** Event ids of each batch that the broker confirmed, per relay, including batches that then crashed. */
     public List<List<String>> publishedBatches(String relay) {
         return batches.getOrDefault(relay, List.of());
+    }
+
+    /** How many branches of the relay's XA cycles were about to commit in phase two. */
+    public int branchCommits(String relay) {
+        AtomicInteger n = branchCommits.get(relay);
+        return n == null ? 0 : n.get();
+    }
+
+    @Override
+    public void beforeBranchCommit(String relay) {
+        branchCommits.computeIfAbsent(relay, r -> new AtomicInteger()).incrementAndGet();
     }
 
     @Override

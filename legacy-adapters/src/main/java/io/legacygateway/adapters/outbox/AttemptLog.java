@@ -136,6 +136,16 @@ public final class AttemptLog {
      */
     public AttemptLog(DataSource dataSource, PlatformTransactionManager transactions, Dialect dialect, String relay,
                       String instance, String property, boolean flushedByCycle) {
+        this(dataSource, transactions, dialect, relay, instance, property, flushedByCycle, "LOCAL");
+    }
+
+    /**
+     * As above, for a relay in {@code transactionMode} ({@code LOCAL}, {@code XA}): each cycle's finish row records it
+     * where the cycles table has a {@code transaction_mode} column (a table of an earlier version has none and is
+     * written as before).
+     */
+    public AttemptLog(DataSource dataSource, PlatformTransactionManager transactions, Dialect dialect, String relay,
+                      String instance, String property, boolean flushedByCycle, String transactionMode) {
         String missing = " (the gateway's attempt log " + TABLE + " and " + CYCLES + ", created by initialize-schema"
                 + " or " + dialect.ddlResource("relay-state.sql") + "; or set attemptLog: false)";
         TableInspector.Table stored = TableInspector.inspect(dataSource, dialect, new TableName(null, TABLE),
@@ -149,7 +159,8 @@ public final class AttemptLog {
         this.tables = new AttemptTables(dialect, dialect.quote(stored.name()), dialect.quote(cycleTable.name()),
                 stored.column("attempted_at").flatMap(ColumnKind::of).orElse(ColumnKind.TIMESTAMP_TZ));
         this.flushedByCycle = flushedByCycle;
-        this.writes = new AttemptWrites(tables, jdbc, own, relay, instance);
+        this.writes = new AttemptWrites(tables, jdbc, own, relay, instance,
+                cycleTable.column("transaction_mode").isPresent() ? transactionMode : null);
         this.queries = new AttemptQueries(tables, jdbc, own, relay, this::flush);
     }
 

@@ -39,16 +39,23 @@ final class AttemptWrites {
     private final TransactionTemplate own;
     private final String relay;
     private final String instance;
+    /** The relay's transactionMode, written with each cycle's finish; {@code null} where the table has no column. */
+    private final String transactionMode;
     /** The multi-row insert by number of rows: a full batch always renders (and the driver prepares) the same text. */
     private final Map<Integer, String> insertSql = new ConcurrentHashMap<>();
 
-    /** @param own a transaction of its own ({@code REQUIRES_NEW}) on the log's datasource */
-    AttemptWrites(AttemptTables tables, JdbcTemplate jdbc, TransactionTemplate own, String relay, String instance) {
+    /**
+     * @param own             a transaction of its own ({@code REQUIRES_NEW}) on the log's datasource
+     * @param transactionMode the relay's mode, or {@code null} when the cycles table has no {@code transaction_mode}
+     */
+    AttemptWrites(AttemptTables tables, JdbcTemplate jdbc, TransactionTemplate own, String relay, String instance,
+                  String transactionMode) {
         this.tables = tables;
         this.jdbc = jdbc;
         this.own = own;
         this.relay = relay;
         this.instance = instance;
+        this.transactionMode = transactionMode;
     }
 
     /**
@@ -113,8 +120,12 @@ final class AttemptWrites {
         f.answer().byRowKey().forEach((key, a) -> out.add(new Statement(tables.sql("attempt.observeRow"),
                 a.observation().name(), RejectionLog.truncate(a.detail(), DETAIL), relay, key, f.cycle())));
         MarkState mark = f.committed() ? markOf(f.answer().rest()) : MarkState.ROLLED_BACK;
-        out.add(new Statement(tables.sql("attempt.finish"), f.cycle(), relay, f.answer().rest().name(), mark.name(),
-                RejectionLog.truncate(f.answer().restDetail(), DETAIL), f.time()));
+        String detail = RejectionLog.truncate(f.answer().restDetail(), DETAIL);
+        out.add(transactionMode == null
+                ? new Statement(tables.sql("attempt.finish"), f.cycle(), relay, f.answer().rest().name(), mark.name(),
+                        detail, f.time())
+                : new Statement(tables.sql("attempt.finishWithMode"), f.cycle(), relay, f.answer().rest().name(),
+                        mark.name(), detail, f.time(), transactionMode));
         if (f.committed()) {
             f.parked().forEach(key -> out.add(new Statement(tables.sql("attempt.markRow"),
                     MarkState.FAILED.name(), relay, key, f.cycle())));

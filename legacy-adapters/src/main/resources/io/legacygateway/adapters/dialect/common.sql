@@ -217,6 +217,11 @@ INSERT INTO {attempts} (relay, cycle_id, row_key, event_id, aggregate_key, attem
 -- attempted at
 INSERT INTO {cycles} (cycle_id, relay, observation, mark_state, detail, attempted_at) VALUES (?, ?, ?, ?, ?, ?)
 
+-- name: attempt.finishWithMode
+-- As attempt.finish, with the relay's transactionMode (LOCAL, XA), where the table has the column. binds: cycle id,
+-- relay, observation, mark state, detail, attempted at, transaction mode
+INSERT INTO {cycles} (cycle_id, relay, observation, mark_state, detail, attempted_at, transaction_mode) VALUES (?, ?, ?, ?, ?, ?, ?)
+
 -- name: attempt.observeRow
 -- A row's own answer, different from its cycle's; found by the (relay, row_key) index. binds: observation, detail,
 -- relay, row key, cycle id

@@ -85,3 +85,7 @@ LISTEN {channel}
 
 -- name: wakeUp.unlisten
 UNLISTEN *
+
+-- name: xa.preparedTransactions
+-- 0 (the default) means the server refuses PREPARE TRANSACTION, which two-phase commit (transactionMode XA) needs
+SHOW max_prepared_transactions

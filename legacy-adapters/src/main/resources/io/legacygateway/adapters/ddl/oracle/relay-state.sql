@@ -56,6 +56,7 @@ CREATE TABLE gateway_outbox_cycle (
     observation   VARCHAR2(16)   NOT NULL,
     mark_state    VARCHAR2(16)   NOT NULL,
     detail        VARCHAR2(2000),
+    transaction_mode VARCHAR2(8),
     attempted_at  TIMESTAMP WITH TIME ZONE NOT NULL
 );
 CREATE INDEX gateway_outbox_cycle_time ON gateway_outbox_cycle (relay, attempted_at);

@@ -73,3 +73,6 @@ CREATE TABLE IF NOT EXISTS gateway_outbox_cycle (
     attempted_at  TIMESTAMPTZ   NOT NULL    -- the cycle's attempts' time (retention)
 );
 CREATE INDEX IF NOT EXISTS gateway_outbox_cycle_time ON gateway_outbox_cycle (relay, attempted_at);
+-- the relay's transactionMode in that cycle (LOCAL, XA); NULL in rows of a version before it. Added after
+-- gateway_outbox_cycle: the attempt log writes it only where the column exists.
+ALTER TABLE gateway_outbox_cycle ADD COLUMN IF NOT EXISTS transaction_mode VARCHAR(8);

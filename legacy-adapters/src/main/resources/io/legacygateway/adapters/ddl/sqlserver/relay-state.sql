@@ -62,6 +62,7 @@ CREATE TABLE gateway_outbox_cycle (
     observation   NVARCHAR(16)   NOT NULL,
     mark_state    NVARCHAR(16)   NOT NULL,
     detail        NVARCHAR(2000) NULL,
+    transaction_mode NVARCHAR(8)   NULL,
     attempted_at  DATETIMEOFFSET NOT NULL
 );
 IF NOT EXISTS (SELECT 1 FROM sys.indexes WHERE name = N'gateway_outbox_cycle_time')

@@ -1,0 +1,95 @@
+package io.legacygateway.relay;
+
+import io.legacygateway.broker.BrokerConnections;
+import io.legacygateway.config.GatewayDataSources;
+import io.legacygateway.transactions.HookedBranch;
+import io.legacygateway.transactions.TransactionMode;
+import io.legacygateway.transactions.XaConnectionPool;
+import io.legacygateway.transactions.XaDataSources;
+import io.legacygateway.transactions.XaTransactions;
+import jakarta.jms.ConnectionFactory;
+import jakarta.jms.XAConnectionFactory;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import javax.sql.DataSource;
+import javax.sql.XADataSource;
+import org.springframework.transaction.TransactionDefinition;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/**
+ * What a relay's cycle runs on, by its {@code transactionMode}: LOCAL, the datasource's pool and local transaction
+ * manager and a transacted JMS session; XA, an {@link XaConnectionPool} of the datasource's XA datasource, Narayana's
+ * transaction manager and an XA session, with the database's and the broker's recovery resources registered once.
+ */
+final class RelayTransactions {
+
+    /**
+     * @param dataSource  what the relay's store claims and marks on
+     * @param transaction one cycle's transaction
+     * @param publisher   the relay's broker side
+     * @param resources   what the relay closes besides its publisher ({@code null}: nothing)
+     */
+    record Cycle(DataSource dataSource, TransactionTemplate transaction, EventPublisher publisher,
+                 AutoCloseable resources) {
+    }
+
+    private final GatewayDataSources dataSources;
+    private final ConnectionFactory connectionFactory;
+    private final XaTransactions xa;
+    private final Set<String> recovering = new HashSet<>();
+    private XAConnectionFactory xaConnectionFactory;
+
+    RelayTransactions(GatewayDataSources dataSources, ConnectionFactory connectionFactory, XaTransactions xa) {
+        this.dataSources = dataSources;
+        this.connectionFactory = connectionFactory;
+        this.xa = xa;
+    }
+
+    /** The cycle of a relay whose transactions run on datasource {@code txName}. */
+    Cycle cycle(RelaySettings s, String txName, List<RelayCycleHook> hooks) {
+        if (s.transactionMode() == TransactionMode.XA) {
+            return xa(s, new HookedBranch.Hooks() {
+                @Override
+                public void beforePrepare() {
+                    hooks.forEach(h -> h.beforeBranchPrepare(s.relay()));
+                }
+
+                @Override
+                public void beforeCommit() {
+                    hooks.forEach(h -> h.beforeBranchCommit(s.relay()));
+                }
+            });
+        }
+        TransactionTemplate tx = new TransactionTemplate(dataSources.transactionManager(txName));
+        // read committed: the ordering check must see what other relays committed after this claim
+        tx.setIsolationLevel(TransactionDefinition.ISOLATION_READ_COMMITTED);
+        return new Cycle(dataSources.get(txName, RelaySettings.label(s.relay(), "dataSource")), tx,
+                new ArtemisPublisher(connectionFactory, s.relay()), null);
+    }
+
+    /**
+     * Checks that the database can prepare (startup fails naming {@code transactionMode} and the server setting) and
+     * that the settings XA needs are there (naming the key), then starts Narayana if it is not running yet.
+     */
+    private synchronized Cycle xa(RelaySettings s, HookedBranch.Hooks branchHooks) {
+        String parameter = RelaySettings.label(s.relay(), "transactionMode");
+        String name = s.dataSource();
+        DataSource plain = dataSources.get(name, RelaySettings.label(s.relay(), "dataSource"));
+        XADataSource xaDataSource = XaDataSources.of(name, dataSources.spec(name, parameter),
+                dataSources.dialect(name), plain, parameter);
+        xa.start(parameter);
+        if (xaConnectionFactory == null) {
+            xaConnectionFactory = BrokerConnections.xaFactory(connectionFactory, parameter);
+            xa.recoverWithBroker(xaConnectionFactory);
+        }
+        if (recovering.add(name)) {
+            xa.recoverWithDatabase(name, xaDataSource);
+        }
+        XaConnectionPool pool = new XaConnectionPool(xaDataSource, plain, xa, branchHooks);
+        // no isolation level here: Narayana's manager takes none; the pool sets READ COMMITTED on its connections
+        TransactionTemplate tx = new TransactionTemplate(xa.platformTransactionManager());
+        return new Cycle(pool, tx, new XaArtemisPublisher(xaConnectionFactory, xa, s.relay(), branchHooks),
+                pool);
+    }
+}

@@ -1,0 +1,116 @@
+package io.legacygateway.transactions;
+
+import com.arjuna.ats.arjuna.common.CoordinatorEnvironmentBean;
+import com.arjuna.ats.arjuna.common.CoreEnvironmentBean;
+import com.arjuna.ats.arjuna.common.CoreEnvironmentBeanException;
+import com.arjuna.ats.arjuna.common.ObjectStoreEnvironmentBean;
+import com.arjuna.ats.arjuna.common.RecoveryEnvironmentBean;
+import com.arjuna.ats.arjuna.recovery.RecoveryManager;
+import com.arjuna.ats.internal.jta.recovery.arjunacore.XARecoveryModule;
+import com.arjuna.ats.internal.jta.transaction.arjunacore.TransactionManagerImple;
+import com.arjuna.ats.internal.jta.transaction.arjunacore.UserTransactionImple;
+import com.arjuna.ats.jta.common.JTAEnvironmentBean;
+import com.arjuna.common.internal.util.propertyservice.BeanPopulator;
+import jakarta.transaction.TransactionManager;
+import jakarta.transaction.UserTransaction;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * Every call into Narayana: its environment beans (set once per JVM before its first transaction), its transaction
+ * manager, periodic recovery and the recovery resources. A class of its own so that {@link XaTransactions}, a bean of
+ * every gateway, names no Narayana type and the JVM loads none of Narayana until a relay starts XA (checking a class
+ * loads the types its methods catch and the interfaces they pass values as).
+ */
+final class Narayana {
+
+    private static RecoveryManager recovery;
+    /** What the first start in this JVM configured: Narayana's environment beans cannot change afterwards. */
+    private static String configured;
+
+    private Narayana() {
+    }
+
+    /**
+     * Points the object stores at {@code store}, names the node, and sets periodic recovery (no listener socket).
+     *
+     * @throws IllegalStateException when this JVM already runs Narayana with another store or node
+     */
+    static synchronized void configure(Path store, String nodeId, int recoverySeconds) {
+        String wanted = store + " " + nodeId;
+        if (configured != null) {
+            if (!configured.equals(wanted)) {
+                throw new IllegalStateException(XaTransactions.LOG_DIR + " and " + XaTransactions.NODE_ID
+                        + ": Narayana already runs in this JVM with " + configured + "; one object store and node per"
+                        + " JVM");
+            }
+            return;
+        }
+        try {
+            Files.createDirectories(store);
+        } catch (IOException e) {
+            throw new UncheckedIOException(XaTransactions.LOG_DIR + ": cannot create " + store, e);
+        }
+        for (String name : List.of("default", "communicationStore", "stateStore")) {
+            ObjectStoreEnvironmentBean bean = BeanPopulator.getNamedInstance(ObjectStoreEnvironmentBean.class, name);
+            bean.setObjectStoreDir(store.toString());
+        }
+        try {
+            BeanPopulator.getDefaultInstance(CoreEnvironmentBean.class).setNodeIdentifier(nodeId);
+        } catch (CoreEnvironmentBeanException e) {
+            throw new IllegalArgumentException(XaTransactions.NODE_ID + ": " + e.getMessage(), e);
+        }
+        // recovery rolls back the unfinished branches of this node only (the node name is in every Xid)
+        BeanPopulator.getDefaultInstance(JTAEnvironmentBean.class).setXaRecoveryNodes(List.of(nodeId));
+        RecoveryEnvironmentBean periodic = BeanPopulator.getDefaultInstance(RecoveryEnvironmentBean.class);
+        periodic.setRecoveryListener(false); // no socket: the gateway needs no remote trigger of a recovery pass
+        periodic.setPeriodicRecoveryPeriod(recoverySeconds);
+        periodic.setRecoveryBackoffPeriod(Math.max(1, Math.min(10, recoverySeconds / 2)));
+        BeanPopulator.getDefaultInstance(CoordinatorEnvironmentBean.class).setDefaultTimeout(60);
+        configured = wanted;
+    }
+
+    /** Starts periodic recovery (its modules from the environment, XA recovery among them). */
+    static synchronized void startRecovery() {
+        if (recovery == null) {
+            RecoveryManager.delayRecoveryManagerThread();
+            recovery = RecoveryManager.manager(RecoveryManager.INDIRECT_MANAGEMENT);
+            recovery.initialize();
+            recovery.startRecoveryManagerThread();
+        }
+    }
+
+    /** Stops periodic recovery, waiting for a running pass. */
+    static synchronized void stopRecovery() {
+        if (recovery != null) {
+            recovery.terminate();
+            recovery = null;
+        }
+    }
+
+    /** Narayana's local (arjunacore) transaction manager; its transactions are bound to the calling thread. */
+    static TransactionManager transactionManager() {
+        return new TransactionManagerImple();
+    }
+
+    /** The user transaction over that manager, which Spring's {@code JtaTransactionManager} drives. */
+    static UserTransaction userTransaction() {
+        return new UserTransactionImple();
+    }
+
+    /** Lets XA recovery ask {@code resource} for its resource manager's in-doubt branches. */
+    static void register(RecoveryResource resource) {
+        XARecoveryModule.getRegisteredXARecoveryModule().addXAResourceRecoveryHelper(resource);
+    }
+
+    /** Stops asking {@code resource} (the gateway closes); Narayana may already have dropped its recovery module. */
+    static void unregister(RecoveryResource resource) {
+        XARecoveryModule module = XARecoveryModule.getRegisteredXARecoveryModule();
+        if (module != null) {
+            module.removeXAResourceRecoveryHelper(resource);
+        }
+    }
+}

@@ -1,0 +1,195 @@
+package io.legacygateway.relay;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.legacygateway.envelope.EnvelopeMessages;
+import io.legacygateway.testsupport.GatewayProcess;
+import io.legacygateway.testsupport.HaltingGateway;
+import io.legacygateway.testsupport.LegacyDatabases;
+import io.legacygateway.testsupport.OutboxRows;
+import io.legacygateway.testsupport.QueueProbe;
+import io.legacygateway.testsupport.StandaloneArtemis;
+import io.legacygateway.testsupport.TestDatabase;
+import io.legacygateway.testsupport.XaTransactionLog;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.UUID;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.springframework.jdbc.datasource.DriverManagerDataSource;
+
+/**
+ * {@code transactionMode: XA} across a crash of the gateway's process ({@link HaltingGateway}: {@link Runtime#halt}
+ * inside a relay cycle), on a real database and the standalone broker; the gateway is then started again on the same
+ * object store.
+ *
+ * <ul>
+ *   <li>Crash after both branches are prepared, before commit: the row stays locked by its prepared branch (no relay
+ *       can claim it) and nothing is on the queue; after the restart, recovery commits both branches: the event is on
+ *       the queue exactly once and the row is marked, without a second attempt.</li>
+ *   <li>Crash between the two prepares (no record written): recovery rolls the prepared branch back (presumed abort,
+ *       branches of its own node only) and the relay publishes the row again, once.</li>
+ *   <li>Crash before prepare: nothing happened on either side; after the restart the row is published once.</li>
+ * </ul>
+ */
+abstract class XaCrashWindowContractTest {
+
+    private static final Duration START = Duration.ofSeconds(120);
+
+    @TempDir
+    Path workDir;
+
+    private String url;
+    private OutboxRows rows;
+    private QueueProbe broker;
+    private Path objectStore;
+
+    protected abstract TestDatabase database();
+
+    /** The database's prepared (in-doubt) branches of this test's gateway (node {@code nodeId}). */
+    protected abstract int preparedBranches(OutboxRows rows, String nodeId);
+
+    /**
+     * Rolls back the prepared branches this test's gateway left (a test that failed before the restart's recovery):
+     * they would hold their row locks, and the schema's drop at the JVM's exit would wait for them.
+     */
+    protected abstract void rollBackPrepared(OutboxRows rows, String nodeId);
+
+    @AfterEach
+    void noBranchLeftInDoubt() {
+        rollBackPrepared(rows, nodeId());
+    }
+
+    /** The test's transaction node name: in every Xid, so its branches can be told from others on the server. */
+    protected String nodeId() {
+        return "gw-crash-" + database().name().toLowerCase(Locale.ROOT);
+    }
+
+    @BeforeEach
+    void cleanOutbox() {
+        url = LegacyDatabases.directUrl("legacy", database(), getClass());
+        rows = new OutboxRows(new DriverManagerDataSource(url, database().username(), ""));
+        rows.clear();
+        broker = new QueueProbe(StandaloneArtemis.shared().adminConnectionFactory());
+        objectStore = XaTransactionLog.fresh();
+    }
+
+    @Test
+    void aCrashBetweenPrepareAndCommitIsCompletedByRecoveryAfterTheRestart() throws Exception {
+        String queue = "it.xa.crash." + UUID.randomUUID().toString().substring(0, 8);
+        String id = rows.insert("order-1", "OrderCreated", "{\"n\":1}");
+        GatewayProcess.Running crashed = gateway(queue, "before-commit");
+        assertThat(crashed.awaitExit(START)).as(crashed.output()).isEqualTo(HaltingGateway.STATUS);
+
+        assertThat(rows.status(id)).as("the mark is prepared, not committed").isEqualTo("PENDING");
+        assertThat(preparedBranches(rows, nodeId())).as("the database holds the prepared branch").isEqualTo(1);
+        assertThat(broker.count(queue)).as("the broker's branch is prepared, not delivered").isZero();
+
+        GatewayProcess.Running restarted = gateway(queue, "");
+        try {
+            Awaitility.await("recovery commits both branches").atMost(Duration.ofSeconds(120))
+                    .pollInterval(Duration.ofMillis(500))
+                    .until(() -> "PUBLISHED".equals(rows.status(id)) && broker.count(queue) == 1);
+            assertThat(preparedBranches(rows, nodeId())).isZero();
+        } finally {
+            restarted.stop();
+        }
+        assertThat(eventIds(queue)).as("exactly once").containsExactly(id);
+        assertThat(attempts(id)).as("recovery completed the first attempt; the relay never sent it again")
+                .isEqualTo(1);
+    }
+
+    @Test
+    void aCrashBetweenTheTwoPreparesIsRolledBackByRecoveryAndPublishedAgain() throws Exception {
+        String queue = "it.xa.between." + UUID.randomUUID().toString().substring(0, 8);
+        String id = rows.insert("order-3", "OrderCreated", "{\"n\":3}");
+        GatewayProcess.Running crashed = gateway(queue, "between-prepares");
+        assertThat(crashed.awaitExit(START)).as(crashed.output()).isEqualTo(HaltingGateway.STATUS);
+
+        assertThat(rows.status(id)).isEqualTo("PENDING");
+        assertThat(preparedBranches(rows, nodeId())).as("the database's branch, enlisted first, is prepared")
+                .isEqualTo(1);
+        assertThat(broker.count(queue)).isZero();
+
+        GatewayProcess.Running restarted = gateway(queue, "");
+        try {
+            Awaitility.await("recovery rolls the orphan back, the relay publishes the row again")
+                    .atMost(Duration.ofSeconds(150)).pollInterval(Duration.ofMillis(500))
+                    .until(() -> "PUBLISHED".equals(rows.status(id)) && broker.count(queue) == 1);
+            assertThat(preparedBranches(rows, nodeId())).isZero();
+        } finally {
+            restarted.stop();
+        }
+        assertThat(eventIds(queue)).as("exactly once").containsExactly(id);
+        assertThat(attempts(id)).as("no record: presumed abort, then a second attempt").isEqualTo(2);
+    }
+
+    @Test
+    void aCrashBeforePrepareLeavesNothingOnEitherSide() throws Exception {
+        String queue = "it.xa.early." + UUID.randomUUID().toString().substring(0, 8);
+        String id = rows.insert("order-2", "OrderCreated", "{\"n\":2}");
+        GatewayProcess.Running crashed = gateway(queue, "before-prepare");
+        assertThat(crashed.awaitExit(START)).as(crashed.output()).isEqualTo(HaltingGateway.STATUS);
+
+        assertThat(rows.status(id)).isEqualTo("PENDING");
+        assertThat(preparedBranches(rows, nodeId())).isZero();
+        assertThat(broker.count(queue)).isZero();
+
+        GatewayProcess.Running restarted = gateway(queue, "");
+        try {
+            Awaitility.await("the restarted relay publishes the row").atMost(Duration.ofSeconds(120))
+                    .pollInterval(Duration.ofMillis(500))
+                    .until(() -> "PUBLISHED".equals(rows.status(id)) && broker.count(queue) == 1);
+        } finally {
+            restarted.stop();
+        }
+        assertThat(eventIds(queue)).as("exactly once").containsExactly(id);
+    }
+
+    private List<String> eventIds(String queue) {
+        return broker.drain(queue).stream().map(m -> QueueProbe.property(m, EnvelopeMessages.ID)).toList();
+    }
+
+    private int attempts(String eventId) {
+        return rows.jdbc().queryForObject("SELECT COUNT(*) FROM gateway_outbox_attempt WHERE event_id = ?",
+                Integer.class, eventId);
+    }
+
+    /** A gateway with one XA relay of the outbox to {@code queue}, halting in {@code window} (empty: never). */
+    private GatewayProcess.Running gateway(String queue, String window) throws Exception {
+        Path routes = Files.createDirectories(workDir.resolve("routes"));
+        Files.writeString(routes.resolve("xa.yaml"), String.join("\n",
+                "- templatedRoute:",
+                "    routeTemplateRef: outbox-relay",
+                "    routeId: outbox-relay-xa",
+                "    parameters:",
+                "      - { name: relay, value: xa }",
+                "      - { name: dataSource, value: legacy }",
+                "      - { name: destination, value: 'queue:" + queue + "' }",
+                "      - { name: pollInterval, value: 200ms }",
+                "      - { name: transactionMode, value: XA }", ""));
+        StandaloneArtemis artemis = StandaloneArtemis.shared();
+        List<String> args = new ArrayList<>(List.of("--spring.profiles.active=test",
+                "--gateway.datasources.legacy.url=" + url,
+                "--gateway.datasources.legacy.username=" + database().username(),
+                "--gateway.datasources.legacy.password=",
+                "--gateway.transactions.log-dir=" + objectStore,
+                "--gateway.transactions.node-id=" + nodeId(),
+                "--gateway.transactions.recovery-interval=2s",
+                "--spring.artemis.mode=native", "--spring.artemis.embedded.enabled=false",
+                "--spring.artemis.broker-url=" + artemis.url(),
+                "--spring.artemis.user=" + StandaloneArtemis.GATEWAY_USER, "--spring.artemis.password=gateway",
+                "--camel.main.routes-include-pattern=file:" + routes + "/*.yaml"));
+        if (!window.isEmpty()) {
+            args.add(HaltingGateway.ARGUMENT + window);
+        }
+        return GatewayProcess.start(HaltingGateway.class, workDir, args.toArray(String[]::new));
+    }
+}

@@ -1,0 +1,51 @@
+package io.legacygateway.testsupport;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.UUID;
+import org.springframework.test.context.DynamicPropertyRegistry;
+
+/**
+ * The settings of {@code gateway.transactions.*} for tests with XA relays: Narayana's configuration is per JVM, so
+ * every test context of this JVM shares one object store, a fresh folder under {@code target/} (a failed test's
+ * records then never reach the next build), and one node name.
+ */
+public final class XaTransactionLog {
+
+    public static final String NODE_ID = "gw-test";
+    private static Path dir;
+
+    private XaTransactionLog() {
+    }
+
+    /** This JVM's object store folder, created on first use. */
+    public static synchronized Path dir() {
+        if (dir == null) {
+            try {
+                dir = Files.createDirectories(Path.of("target", "xa-tx-log", UUID.randomUUID().toString())
+                        .toAbsolutePath());
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+        return dir;
+    }
+
+    /** A fresh object store folder, for a gateway in a process of its own. */
+    public static Path fresh() {
+        try {
+            return Files.createDirectories(Path.of("target", "xa-tx-log", UUID.randomUUID().toString())
+                    .toAbsolutePath());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    public static void register(DynamicPropertyRegistry registry) {
+        registry.add("gateway.transactions.log-dir", () -> dir().toString());
+        registry.add("gateway.transactions.node-id", () -> NODE_ID);
+        registry.add("gateway.transactions.recovery-interval", () -> "2s");
+    }
+}
