@@ -9,6 +9,8 @@ import io.legacygateway.transactions.XaDataSources;
 import io.legacygateway.transactions.XaTransactions;
 import jakarta.jms.ConnectionFactory;
 import jakarta.jms.XAConnectionFactory;
+import java.sql.Connection;
+import java.sql.SQLException;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -61,11 +63,28 @@ final class RelayTransactions {
                 }
             });
         }
+        DataSource dataSource = dataSources.get(txName, RelaySettings.label(s.relay(), "dataSource"));
         TransactionTemplate tx = new TransactionTemplate(dataSources.transactionManager(txName));
-        // read committed: the ordering check must see what other relays committed after this claim
-        tx.setIsolationLevel(TransactionDefinition.ISOLATION_READ_COMMITTED);
-        return new Cycle(dataSources.get(txName, RelaySettings.label(s.relay(), "dataSource")), tx,
-                new ArtemisPublisher(connectionFactory, s.relay()), null);
+        // read committed: the ordering check must see what other relays committed after this claim. Asked for only
+        // where the pool's connections are not read committed already (MariaDB's default is repeatable read): with an
+        // explicit level Spring asks the driver for the connection's level at the start of every cycle, which PgJDBC
+        // answers with a round trip of its own (SHOW TRANSACTION ISOLATION LEVEL)
+        if (!readCommittedByDefault(dataSource)) {
+            tx.setIsolationLevel(TransactionDefinition.ISOLATION_READ_COMMITTED);
+        }
+        return new Cycle(dataSource, tx, new ArtemisPublisher(connectionFactory, s.relay()), null);
+    }
+
+    /**
+     * Whether the pool hands out read-committed connections (the pool resets a connection's level when it comes
+     * back); asked once, at the relay's start. {@code false} when it cannot tell, so that the cycle asks for it.
+     */
+    private static boolean readCommittedByDefault(DataSource dataSource) {
+        try (Connection c = dataSource.getConnection()) {
+            return c.getTransactionIsolation() == Connection.TRANSACTION_READ_COMMITTED;
+        } catch (SQLException e) {
+            return false;
+        }
     }
 
     /**
