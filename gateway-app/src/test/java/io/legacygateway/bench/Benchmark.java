@@ -6,6 +6,7 @@ import io.legacygateway.adapters.sql.TableName;
 import io.legacygateway.config.TemplateParameters;
 import io.legacygateway.relay.RelayParameters;
 import io.legacygateway.testsupport.StandaloneArtemis;
+import io.legacygateway.transactions.TransactionMode;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -31,12 +32,15 @@ public final class Benchmark {
     private final StandaloneArtemis artemis;
     private final BrokerQueues queues;
     private final ActiveMQConnectionFactory cf;
+    /** Narayana's object store for the XA lines, in the bench's work folder (deleted with it). */
+    private final Path transactionLog;
     private int queueNumber;
     /** Relays and consumers created so far: each gets a name of its own. */
     private int relays;
 
-    private Benchmark(Options options, StandaloneArtemis artemis) {
+    private Benchmark(Options options, StandaloneArtemis artemis, Path transactionLog) {
         this.options = options;
+        this.transactionLog = transactionLog;
         this.artemis = artemis;
         this.queues = new BrokerQueues(artemis);
         this.cf = queues.gatewayConnectionFactory(artemis);
@@ -48,12 +52,13 @@ public final class Benchmark {
         StandaloneArtemis artemis = StandaloneArtemis.create(work.resolve("broker"));
         artemis.start();
         try {
-            System.out.printf("Benchmark %s: %s; databases %s; relay %,d rows, batches %s, claimers %s; inbox %,d"
-                            + " messages, threads %s; backlog %,d pending in %,d and in %,d rows; Artemis 2.40.0"
+            System.out.printf("Benchmark %s: %s; databases %s; relay %,d rows, batches %s, claimers %s, %s; inbox"
+                            + " %,d messages, threads %s; backlog %,d pending in %,d and in %,d rows; Artemis 2.40.0"
                             + " (durable) at %s%n", Instant.now(), Machine.describe(), options.databases, options.rows,
-                    options.batches, options.claimers, options.messages, options.threads, options.backlogPending,
-                    options.backlogPending, options.backlogTable, artemis.url());
-            new Benchmark(options, artemis).run();
+                    options.batches, options.claimers, options.xa ? "LOCAL and XA" : "LOCAL only (--no-xa)",
+                    options.messages, options.threads, options.backlogPending, options.backlogPending,
+                    options.backlogTable, artemis.url());
+            new Benchmark(options, artemis, work.resolve("tx-log")).run();
         } finally {
             artemis.kill();
             FileSystemUtils.deleteRecursively(work);
@@ -65,8 +70,8 @@ public final class Benchmark {
             db.create(options.pendingIndex);
             // started first and idle while the hand-written paths run: each gateway line is measured right after its
             // references, so that the load of a shared machine changes as little as possible between them
-            try (BenchedGateway gateway = new BenchedGateway(db, artemis, options.relayParameters,
-                    options.inboxParameters)) {
+            try (BenchedGateway gateway = new BenchedGateway(db, artemis, transactionLog,
+                    options.relayParameters, options.inboxParameters)) {
                 System.out.printf("%n%s (schema %s)%n", db.id, db.schema());
                 for (int round = 1; round <= options.repeat; round++) {
                     if (options.sections.contains("relay")) {
@@ -93,7 +98,7 @@ public final class Benchmark {
 
     /**
      * Per batch size and claimers, back to back: the two raw ceilings, the hand-written pipeline, the gateway's relay
-     * with and without the attempt log; after a warm-up of each path that is not reported. The gateway is warmed up
+     * with and without the attempt log, then in XA; after a warm-up of each path that is not reported. The gateway is warmed up
      * with and without its attempt log, and the two take turns to go first from one round to the next: a line that
      * runs while the JIT still compiles the gateway's code pays for that compilation (a flight recording showed the
      * compiler threads taking a fifth of the machine during the first gateway line after a 5,000-row warm-up).
@@ -109,6 +114,11 @@ public final class Benchmark {
         for (boolean attemptLog : new boolean[] {true, false}) {
             db.prefillOutbox(0, options.warmUp, options.analyze);
             gateway.relay("warm-" + (++relays), warm, w, 1, attemptLog);
+        }
+        if (options.xa) {
+            // XA runs other code (Narayana, the XA pool and session): compiled before its lines, as LOCAL's is
+            db.prefillOutbox(0, options.warmUp, options.analyze);
+            gateway.relay("warm-" + (++relays), warm, w, 1, true, TransactionMode.XA);
         }
         queues.destroy(warm);
         for (int b : options.batches) {
@@ -130,17 +140,36 @@ public final class Benchmark {
                         false, List.of("ceiling jdbc" + at, "ceiling jms" + at),
                         () -> HandWritten.pipeline(db, cf, q2, b, c));
                 checkRelayed(db, q2, options.rows, options.rows, "hand-written pipeline");
-                for (boolean attemptLog : round % 2 == 1 ? new boolean[] {true, false} : new boolean[] {false, true}) {
-                    db.prefillOutbox(0, options.rows, options.analyze);
-                    String q3 = queue();
-                    String name = "bench-" + (++relays);
-                    measure(db, "gateway relay" + at + (attemptLog ? "" : " no attempt log"),
-                            "gateway relay, batch " + b + ", " + c + " relay(s)" + (attemptLog ? ""
-                                    : ", attemptLog: false"), true, List.of("pipeline" + at),
-                            () -> gateway.relay(name, q3, b, c, attemptLog));
-                    checkRelayed(db, q3, options.rows, options.rows, "gateway relay");
-                }
+                gatewayRelay(db, gateway, b, c, round);
             }
+        }
+    }
+
+    /**
+     * The gateway's relay lines of one batch size and claimers: LOCAL with and without the attempt log (their order
+     * alternating by round), then, unless {@code --no-xa}, {@code transactionMode: XA} with the attempt log; each
+     * compared with the hand-written pipeline, the XA line with the LOCAL line as well.
+     */
+    private void gatewayRelay(BenchDatabase db, BenchedGateway gateway, int b, int c, int round) throws Exception {
+        String at = " b" + b + " c" + c;
+        for (boolean attemptLog : round % 2 == 1 ? new boolean[] {true, false} : new boolean[] {false, true}) {
+            db.prefillOutbox(0, options.rows, options.analyze);
+            String q = queue();
+            String name = "bench-" + (++relays);
+            measure(db, "gateway relay" + at + (attemptLog ? "" : " no attempt log"),
+                    "gateway relay, batch " + b + ", " + c + " relay(s)" + (attemptLog ? ""
+                            : ", attemptLog: false"), true, List.of("pipeline" + at),
+                    () -> gateway.relay(name, q, b, c, attemptLog));
+            checkRelayed(db, q, options.rows, options.rows, "gateway relay");
+        }
+        if (options.xa) {
+            db.prefillOutbox(0, options.rows, options.analyze);
+            String q = queue();
+            String name = "bench-" + (++relays);
+            measure(db, "gateway relay xa" + at, "gateway relay, batch " + b + ", " + c
+                            + " relay(s), transactionMode: XA", true, List.of("pipeline" + at, "gateway relay" + at),
+                    () -> gateway.relay(name, q, b, c, true, TransactionMode.XA));
+            checkRelayed(db, q, options.rows, options.rows, "gateway relay XA");
         }
     }
 

@@ -19,6 +19,8 @@ final class Options {
     int warmUp = 20_000;
     boolean analyze = true;
     boolean pendingIndex;
+    /** Whether the relay section adds a {@code transactionMode: XA} line after the LOCAL lines of each batch. */
+    boolean xa = true;
     boolean latency;
     int rate = 1000;
     int seconds = 30;
@@ -30,7 +32,7 @@ final class Options {
     static final String USAGE = """
             bench/run.sh [--db postgres|mariadb|both] [--rows N] [--batch N[,N...]] [--messages N] [--quick]
                          [--only relay,inbox,backlog] [--backlog PENDING/TABLE] [--no-analyze]
-                         [--repeat N] [--warm-up N] [--pending-index] [--relay-param name=value]...
+                         [--repeat N] [--warm-up N] [--pending-index] [--no-xa] [--relay-param name=value]...
                          [--inbox-param name=value]...
             bench/run.sh --latency [--rate N] [--seconds N] [--db ...] [--relay-param pollInterval=100ms]
               --db           database(s) to measure (default both)
@@ -48,6 +50,9 @@ final class Options {
               --pending-index
                              PostgreSQL: add a partial index holding only PENDING rows, CREATE INDEX ... ON outbox
                              (seq) WHERE status = 'PENDING' (MariaDB has no partial index: ignored there)
+              --no-xa        leave out the relay's transactionMode: XA lines (default: after the LOCAL lines of
+                             each batch size and claimers, one XA line with the attempt log, warmed up first;
+                             needs PostgreSQL's max_prepared_transactions > 0)
               --latency      instead of the throughput lines: rows written at --rate per second (default 1000)
                              for --seconds (default 30), through the gateway's relay route (its timer), printing
                              commit -> on the queue p50/p99/max and the idle claims/s, for pollInterval as given
@@ -97,6 +102,7 @@ final class Options {
                 case "--only" -> o.sections = Set.copyOf(List.of(value(args, ++i, a).split(",")));
                 case "--no-analyze" -> o.analyze = false;
                 case "--pending-index" -> o.pendingIndex = true;
+                case "--no-xa" -> o.xa = false;
                 case "--latency" -> {
                     o.latency = true;
                     o.sections = Set.of();
