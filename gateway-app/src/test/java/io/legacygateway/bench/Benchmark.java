@@ -98,10 +98,11 @@ public final class Benchmark {
 
     /**
      * Per batch size and claimers, back to back: the two raw ceilings, the hand-written pipeline, the gateway's relay
-     * with and without the attempt log, then in XA; after a warm-up of each path that is not reported. The gateway is warmed up
-     * with and without its attempt log, and the two take turns to go first from one round to the next: a line that
-     * runs while the JIT still compiles the gateway's code pays for that compilation (a flight recording showed the
-     * compiler threads taking a fifth of the machine during the first gateway line after a 5,000-row warm-up).
+     * with and without the attempt log, then in XA; after a warm-up of each path that is not reported. The gateway is
+     * warmed up with and without its attempt log (and in XA), and the two LOCAL lines take turns to go first from one
+     * round to the next: a line that runs while the JIT still compiles the gateway's code pays for that compilation
+     * (a flight recording showed the compiler threads taking a fifth of the machine during the first gateway line
+     * after a 5,000-row warm-up).
      */
     private void relay(BenchDatabase db, BenchedGateway gateway, int round) throws Exception {
         int w = options.batches.get(0);
