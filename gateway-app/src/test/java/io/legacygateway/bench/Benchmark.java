@@ -1,5 +1,6 @@
 package io.legacygateway.bench;
 
+import com.arjuna.ats.arjuna.coordinator.TxControl;
 import io.legacygateway.adapters.capture.CaptureTriggers;
 import io.legacygateway.adapters.capture.NotifyTrigger;
 import io.legacygateway.adapters.sql.TableName;
@@ -61,6 +62,11 @@ public final class Benchmark {
             new Benchmark(options, artemis, work.resolve("tx-log")).run();
         } finally {
             artemis.kill();
+            if (Files.exists(work.resolve("tx-log"))) {
+                // Narayana ran: its status record is otherwise removed by its shutdown hook, which would create the
+                // object store's folders again after the work folder is gone
+                TxControl.disable(true);
+            }
             FileSystemUtils.deleteRecursively(work);
         }
     }
