@@ -6,6 +6,8 @@ import io.legacygateway.relay.OutboxRelay;
 import io.legacygateway.relay.OutboxRelayFactory;
 import io.legacygateway.relay.OutboxRelayTemplate;
 import io.legacygateway.testsupport.StandaloneArtemis;
+import io.legacygateway.transactions.TransactionMode;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -27,11 +29,14 @@ import org.springframework.context.ConfigurableApplicationContext;
  * {@code bench}, the standalone broker), without YAML routes: the bench creates relays through the application's
  * {@link OutboxRelayFactory} and drains them as their timer would, and adds inbox consumers from the application's
  * route template. Extra route parameters (for example a future {@code batchSize} of the inbox) come from the
- * command line, so a rewrite can be measured with its new settings without changing the bench.
+ * command line, so a rewrite can be measured with its new settings without changing the bench. Relays in
+ * {@code transactionMode: XA} keep Narayana's object store in the folder the bench gives (its work folder, deleted
+ * with it); Narayana's settings are per JVM, so every gateway of one run gets the same folder and node id.
  */
 final class BenchedGateway implements AutoCloseable {
 
     private static final Duration LIMIT = Duration.ofMinutes(15);
+    private static final String NODE_ID = "gw-bench";
 
     private final ConfigurableApplicationContext app;
     private final BenchDatabase db;
@@ -39,8 +44,8 @@ final class BenchedGateway implements AutoCloseable {
     private final Map<String, String> inboxParameters;
     private int routes;
 
-    BenchedGateway(BenchDatabase db, StandaloneArtemis artemis, Map<String, String> relayParameters,
-                     Map<String, String> inboxParameters) {
+    BenchedGateway(BenchDatabase db, StandaloneArtemis artemis, Path transactionLog,
+                   Map<String, String> relayParameters, Map<String, String> inboxParameters) {
         this.db = db;
         this.relayParameters = relayParameters;
         this.inboxParameters = inboxParameters;
@@ -51,8 +56,17 @@ final class BenchedGateway implements AutoCloseable {
                         "--spring.artemis.mode=native", "--spring.artemis.embedded.enabled=false",
                         "--spring.artemis.broker-url=" + artemis.url(),
                         "--camel.main.routes-include-pattern=classpath:no-routes/*.yaml",
+                        "--gateway.transactions.log-dir=" + transactionLog,
+                        "--gateway.transactions.node-id=" + NODE_ID,
+                        // the bench's object store is under the temporary folder on purpose: it lives for one run
+                        "--logging.level.io.legacygateway.transactions.XaTransactions=ERROR",
                         "--spring.main.banner-mode=off",
                         "--logging.level.root=WARN");
+    }
+
+    /** {@link #relay(String, String, int, int, boolean, TransactionMode)} in {@code transactionMode: LOCAL}. */
+    long relay(String name, String queue, int batch, int claimers, boolean attemptLog) throws Exception {
+        return relay(name, queue, batch, claimers, attemptLog, TransactionMode.LOCAL);
     }
 
     /**
@@ -61,7 +75,8 @@ final class BenchedGateway implements AutoCloseable {
      *
      * @return events published
      */
-    long relay(String name, String queue, int batch, int claimers, boolean attemptLog) throws Exception {
+    long relay(String name, String queue, int batch, int claimers, boolean attemptLog, TransactionMode mode)
+            throws Exception {
         OutboxRelayFactory factory = app.getBean(OutboxRelayFactory.class);
         List<OutboxRelay> relays = new ArrayList<>();
         for (int c = 1; c <= claimers; c++) {
@@ -70,6 +85,7 @@ final class BenchedGateway implements AutoCloseable {
             p.put("attemptLog", String.valueOf(attemptLog));
             p.put("destination", "queue:" + queue);
             p.put("batchSize", String.valueOf(batch));
+            p.put("transactionMode", mode.name());
             relays.add(factory.create(p));
         }
         AtomicLong total = new AtomicLong();

@@ -1,18 +1,19 @@
 package io.legacygateway.bench;
 
+import com.arjuna.ats.arjuna.coordinator.TxControl;
 import io.legacygateway.adapters.capture.CaptureTriggers;
 import io.legacygateway.adapters.capture.NotifyTrigger;
 import io.legacygateway.adapters.sql.TableName;
 import io.legacygateway.config.TemplateParameters;
 import io.legacygateway.relay.RelayParameters;
 import io.legacygateway.testsupport.StandaloneArtemis;
+import io.legacygateway.transactions.TransactionMode;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
-import java.util.LinkedHashMap;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import org.apache.activemq.artemis.jms.client.ActiveMQConnectionFactory;
 import org.springframework.util.FileSystemUtils;
 
@@ -32,12 +33,15 @@ public final class Benchmark {
     private final StandaloneArtemis artemis;
     private final BrokerQueues queues;
     private final ActiveMQConnectionFactory cf;
+    /** Narayana's object store for the XA lines, in the bench's work folder (deleted with it). */
+    private final Path transactionLog;
     private int queueNumber;
     /** Relays and consumers created so far: each gets a name of its own. */
     private int relays;
 
-    private Benchmark(Options options, StandaloneArtemis artemis) {
+    private Benchmark(Options options, StandaloneArtemis artemis, Path transactionLog) {
         this.options = options;
+        this.transactionLog = transactionLog;
         this.artemis = artemis;
         this.queues = new BrokerQueues(artemis);
         this.cf = queues.gatewayConnectionFactory(artemis);
@@ -49,14 +53,20 @@ public final class Benchmark {
         StandaloneArtemis artemis = StandaloneArtemis.create(work.resolve("broker"));
         artemis.start();
         try {
-            System.out.printf("Benchmark %s: %s; databases %s; relay %,d rows, batches %s, claimers %s; inbox %,d"
-                            + " messages, threads %s; backlog %,d pending in %,d and in %,d rows; Artemis 2.40.0"
+            System.out.printf("Benchmark %s: %s; databases %s; relay %,d rows, batches %s, claimers %s, %s; inbox"
+                            + " %,d messages, threads %s; backlog %,d pending in %,d and in %,d rows; Artemis 2.40.0"
                             + " (durable) at %s%n", Instant.now(), Machine.describe(), options.databases, options.rows,
-                    options.batches, options.claimers, options.messages, options.threads, options.backlogPending,
-                    options.backlogPending, options.backlogTable, artemis.url());
-            new Benchmark(options, artemis).run();
+                    options.batches, options.claimers, options.xa ? "LOCAL and XA" : "LOCAL only (--no-xa)",
+                    options.messages, options.threads, options.backlogPending, options.backlogPending,
+                    options.backlogTable, artemis.url());
+            new Benchmark(options, artemis, work.resolve("tx-log")).run();
         } finally {
             artemis.kill();
+            if (Files.exists(work.resolve("tx-log"))) {
+                // Narayana ran: its status record is otherwise removed by its shutdown hook, which would create the
+                // object store's folders again after the work folder is gone
+                TxControl.disable(true);
+            }
             FileSystemUtils.deleteRecursively(work);
         }
     }
@@ -66,8 +76,8 @@ public final class Benchmark {
             db.create(options.pendingIndex);
             // started first and idle while the hand-written paths run: each gateway line is measured right after its
             // references, so that the load of a shared machine changes as little as possible between them
-            try (BenchedGateway gateway = new BenchedGateway(db, artemis, options.relayParameters,
-                    options.inboxParameters)) {
+            try (BenchedGateway gateway = new BenchedGateway(db, artemis, transactionLog,
+                    options.relayParameters, options.inboxParameters)) {
                 System.out.printf("%n%s (schema %s)%n", db.id, db.schema());
                 for (int round = 1; round <= options.repeat; round++) {
                     if (options.sections.contains("relay")) {
@@ -94,10 +104,11 @@ public final class Benchmark {
 
     /**
      * Per batch size and claimers, back to back: the two raw ceilings, the hand-written pipeline, the gateway's relay
-     * with and without the attempt log; after a warm-up of each path that is not reported. The gateway is warmed up
-     * with and without its attempt log, and the two take turns to go first from one round to the next: a line that
-     * runs while the JIT still compiles the gateway's code pays for that compilation (a flight recording showed the
-     * compiler threads taking a fifth of the machine during the first gateway line after a 5,000-row warm-up).
+     * with and without the attempt log, then in XA; after a warm-up of each path that is not reported. The gateway is
+     * warmed up with and without its attempt log (and in XA), and the two LOCAL lines take turns to go first from one
+     * round to the next: a line that runs while the JIT still compiles the gateway's code pays for that compilation
+     * (a flight recording showed the compiler threads taking a fifth of the machine during the first gateway line
+     * after a 5,000-row warm-up).
      */
     private void relay(BenchDatabase db, BenchedGateway gateway, int round) throws Exception {
         int w = options.batches.get(0);
@@ -110,6 +121,11 @@ public final class Benchmark {
         for (boolean attemptLog : new boolean[] {true, false}) {
             db.prefillOutbox(0, options.warmUp, options.analyze);
             gateway.relay("warm-" + (++relays), warm, w, 1, attemptLog);
+        }
+        if (options.xa) {
+            // XA runs other code (Narayana, the XA pool and session): compiled before its lines, as LOCAL's is
+            db.prefillOutbox(0, options.warmUp, options.analyze);
+            gateway.relay("warm-" + (++relays), warm, w, 1, true, TransactionMode.XA);
         }
         queues.destroy(warm);
         for (int b : options.batches) {
@@ -131,17 +147,36 @@ public final class Benchmark {
                         false, List.of("ceiling jdbc" + at, "ceiling jms" + at),
                         () -> HandWritten.pipeline(db, cf, q2, b, c));
                 checkRelayed(db, q2, options.rows, options.rows, "hand-written pipeline");
-                for (boolean attemptLog : round % 2 == 1 ? new boolean[] {true, false} : new boolean[] {false, true}) {
-                    db.prefillOutbox(0, options.rows, options.analyze);
-                    String q3 = queue();
-                    String name = "bench-" + (++relays);
-                    measure(db, "gateway relay" + at + (attemptLog ? "" : " no attempt log"),
-                            "gateway relay, batch " + b + ", " + c + " relay(s)" + (attemptLog ? ""
-                                    : ", attemptLog: false"), true, List.of("pipeline" + at),
-                            () -> gateway.relay(name, q3, b, c, attemptLog));
-                    checkRelayed(db, q3, options.rows, options.rows, "gateway relay");
-                }
+                gatewayRelay(db, gateway, b, c, round);
             }
+        }
+    }
+
+    /**
+     * The gateway's relay lines of one batch size and claimers: LOCAL with and without the attempt log (their order
+     * alternating by round), then, unless {@code --no-xa}, {@code transactionMode: XA} with the attempt log; each
+     * compared with the hand-written pipeline, the XA line with the LOCAL line as well.
+     */
+    private void gatewayRelay(BenchDatabase db, BenchedGateway gateway, int b, int c, int round) throws Exception {
+        String at = " b" + b + " c" + c;
+        for (boolean attemptLog : round % 2 == 1 ? new boolean[] {true, false} : new boolean[] {false, true}) {
+            db.prefillOutbox(0, options.rows, options.analyze);
+            String q = queue();
+            String name = "bench-" + (++relays);
+            measure(db, "gateway relay" + at + (attemptLog ? "" : " no attempt log"),
+                    "gateway relay, batch " + b + ", " + c + " relay(s)" + (attemptLog ? ""
+                            : ", attemptLog: false"), true, List.of("pipeline" + at),
+                    () -> gateway.relay(name, q, b, c, attemptLog));
+            checkRelayed(db, q, options.rows, options.rows, "gateway relay");
+        }
+        if (options.xa) {
+            db.prefillOutbox(0, options.rows, options.analyze);
+            String q = queue();
+            String name = "bench-" + (++relays);
+            measure(db, "gateway relay xa" + at, "gateway relay, batch " + b + ", " + c
+                            + " relay(s), transactionMode: XA", true, List.of("pipeline" + at, "gateway relay" + at),
+                    () -> gateway.relay(name, q, b, c, true, TransactionMode.XA));
+            checkRelayed(db, q, options.rows, options.rows, "gateway relay XA");
         }
     }
 
@@ -269,7 +304,7 @@ public final class Benchmark {
         db.prefillOutbox(0, 0, false);
         String poll = options.relayParameters.getOrDefault("pollInterval",
                 TemplateParameters.definition(RelayParameters.class, "pollInterval").defaultValue());
-        List<LatencyLine> lines = new java.util.ArrayList<>();
+        List<LatencyLine> lines = new ArrayList<>();
         lines.add(new LatencyLine("polling, pollInterval " + poll, Map.of(), false));
         if (!poll.equals("100ms")) {
             lines.add(new LatencyLine("polling, pollInterval 100ms", Map.of("pollInterval", "100ms"), false));
@@ -341,150 +376,5 @@ public final class Benchmark {
 
     private String currentQueue() {
         return "bench.q" + queueNumber;
-    }
-
-    // ---------------------------------------------------------------- options
-
-    /** The command line of {@code bench/run.sh}. */
-    static final class Options {
-        List<BenchDatabase> databases = List.of(BenchDatabase.POSTGRES, BenchDatabase.MARIADB);
-        int rows = 100_000;
-        List<Integer> batches = List.of(100, 500);
-        List<Integer> claimers = List.of(1, 2);
-        int messages = 20_000;
-        List<Integer> threads = List.of(1, 4);
-        int backlogPending = 100_000;
-        int backlogTable = 1_000_000;
-        int warmUp = 20_000;
-        boolean analyze = true;
-        boolean pendingIndex;
-        boolean latency;
-        int rate = 1000;
-        int seconds = 30;
-        int repeat = 1;
-        Set<String> sections = Set.of("relay", "inbox", "backlog");
-        Map<String, String> relayParameters = new LinkedHashMap<>();
-        Map<String, String> inboxParameters = new LinkedHashMap<>();
-
-        static final String USAGE = """
-                bench/run.sh [--db postgres|mariadb|both] [--rows N] [--batch N[,N...]] [--messages N] [--quick]
-                             [--only relay,inbox,backlog] [--backlog PENDING/TABLE] [--no-analyze]
-                             [--repeat N] [--warm-up N] [--pending-index] [--relay-param name=value]...
-                             [--inbox-param name=value]...
-                bench/run.sh --latency [--rate N] [--seconds N] [--db ...] [--relay-param pollInterval=100ms]
-                  --db           database(s) to measure (default both)
-                  --rows         outbox rows per relay line (default 100000; --quick 10000)
-                  --batch        batch sizes instead of 100 and 500 (e.g. 100 or 100,250,500)
-                  --messages     messages per inbox line (default 20000; --quick 2000)
-                  --backlog      pending rows and table size of the backlog lines (default 100000/1000000;
-                                 --quick 10000/100000)
-                  --only         sections to run (default all)
-                  --repeat       run every section N times and keep each line's best rate (default 1)
-                  --warm-up      rows (messages) each path runs before it is measured, not reported (default 20000;
-                                 --quick 10000): the gateway's code must be compiled by the JIT before its lines
-                  --no-analyze   leave the outbox's statistics as the database keeps them after each prefill
-                                 (default: VACUUM ANALYZE / ANALYZE TABLE after each prefill)
-                  --pending-index
-                                 PostgreSQL: add a partial index holding only PENDING rows, CREATE INDEX ... ON outbox
-                                 (seq) WHERE status = 'PENDING' (MariaDB has no partial index: ignored there)
-                  --latency      instead of the throughput lines: rows written at --rate per second (default 1000)
-                                 for --seconds (default 30), through the gateway's relay route (its timer), printing
-                                 commit -> on the queue p50/p99/max and the idle claims/s, for pollInterval as given
-                                 (default 100ms), also at 100ms when another is given, and on PostgreSQL for wakeUp NOTIFY (trigger installed for
-                                 the line); then messages sent at the same rate to a gateway inbox (4 sessions),
-                                 printing stored -> effect p50/p99/max. About 3 minutes per database
-                  --relay-param, --inbox-param
-                                 extra route parameters for the gateway's relays and inbox consumers
-                """;
-
-        static Options parse(String[] args) {
-            Options o = new Options();
-            boolean quick = List.of(args).contains("--quick");
-            if (quick) {
-                o.rows = 10_000;
-                o.messages = 2_000;
-                o.backlogPending = 10_000;
-                o.backlogTable = 100_000;
-                o.warmUp = 10_000;
-            }
-            for (int i = 0; i < args.length; i++) {
-                String a = args[i];
-                switch (a) {
-                    case "--quick" -> {
-                    }
-                    case "--db" -> {
-                        String v = value(args, ++i, a);
-                        o.databases = v.equals("both") ? List.of(BenchDatabase.POSTGRES, BenchDatabase.MARIADB)
-                                : List.of(BenchDatabase.parse(v));
-                    }
-                    case "--rows" -> o.rows = positive(value(args, ++i, a), a);
-                    case "--warm-up" -> o.warmUp = positive(value(args, ++i, a), a);
-                    case "--batch" -> o.batches = java.util.Arrays.stream(value(args, ++i, a).split(","))
-                            .map(v -> positive(v, a)).toList();
-                    case "--messages" -> o.messages = positive(value(args, ++i, a), a);
-                    case "--backlog" -> {
-                        String[] v = value(args, ++i, a).split("/");
-                        if (v.length != 2) {
-                            throw new IllegalArgumentException(a + ": PENDING/TABLE, e.g. 100000/1000000");
-                        }
-                        o.backlogPending = positive(v[0], a);
-                        o.backlogTable = positive(v[1], a);
-                        if (o.backlogTable < o.backlogPending) {
-                            throw new IllegalArgumentException(a + ": the table must hold at least the pending rows");
-                        }
-                    }
-                    case "--only" -> o.sections = Set.copyOf(List.of(value(args, ++i, a).split(",")));
-                    case "--no-analyze" -> o.analyze = false;
-                    case "--pending-index" -> o.pendingIndex = true;
-                    case "--latency" -> {
-                        o.latency = true;
-                        o.sections = Set.of();
-                    }
-                    case "--repeat" -> o.repeat = positive(value(args, ++i, a), a);
-                    case "--rate" -> o.rate = positive(value(args, ++i, a), a);
-                    case "--seconds" -> o.seconds = positive(value(args, ++i, a), a);
-                    case "--relay-param" -> put(o.relayParameters, value(args, ++i, a), a);
-                    case "--inbox-param" -> put(o.inboxParameters, value(args, ++i, a), a);
-                    case "--help", "-h" -> {
-                        System.out.print(USAGE);
-                        System.exit(0);
-                    }
-                    default -> throw new IllegalArgumentException("unknown option '" + a + "'\n" + USAGE);
-                }
-            }
-            for (String s : o.sections) {
-                if (!List.of("relay", "inbox", "backlog").contains(s)) {
-                    throw new IllegalArgumentException("--only: '" + s + "' is not relay, inbox or backlog");
-                }
-            }
-            return o;
-        }
-
-        private static String value(String[] args, int i, String option) {
-            if (i >= args.length) {
-                throw new IllegalArgumentException(option + " needs a value\n" + USAGE);
-            }
-            return args[i];
-        }
-
-        private static int positive(String v, String option) {
-            try {
-                int n = Integer.parseInt(v.replace("_", ""));
-                if (n > 0) {
-                    return n;
-                }
-            } catch (NumberFormatException e) {
-                // reported below
-            }
-            throw new IllegalArgumentException(option + ": '" + v + "' is not a positive number");
-        }
-
-        private static void put(Map<String, String> parameters, String v, String option) {
-            int eq = v.indexOf('=');
-            if (eq <= 0) {
-                throw new IllegalArgumentException(option + ": name=value, got '" + v + "'");
-            }
-            parameters.put(v.substring(0, eq), v.substring(eq + 1));
-        }
     }
 }
