@@ -110,9 +110,11 @@ abstract class SqlStepEffectContractTest extends InboxTestSupport {
         assertThat(property(dead, "ce_id")).isEqualTo(duplicateWallet.id());
         assertThat(property(dead, DeadLetterWriter.REASON_CLASS)).isEqualTo("RETRIES_EXHAUSTED");
         assertThat(dead.getIntProperty(DeadLetterWriter.DELIVERY_COUNT)).isEqualTo(2);
+        // the healthy message's redelivery (on its own) may still be running when the queue shows nothing waiting
+        await().untilAsserted(() -> assertThat(target.queryForList(
+                "SELECT message_id FROM inbox WHERE consumer_name = ?", String.class, consumer))
+                .containsExactly(newWallet.id()));
         await().until(() -> count(queue) == 0);
-        assertThat(target.queryForList("SELECT message_id FROM inbox WHERE consumer_name = ?", String.class, consumer))
-                .containsExactly(newWallet.id());
         assertThat(target.queryForList("SELECT customer_id FROM wallet ORDER BY customer_id", String.class))
                 .containsExactly("alice", "bob", "carol", "dave");
         assertThat(total("alice")).isEqualByComparingTo("0");
