@@ -123,6 +123,10 @@ final class OutboxEventMapper {
         if (raw == null) {
             return 1;
         }
+        if (raw instanceof Integer || raw instanceof Long || raw instanceof Short) {
+            long v = ((Number) raw).longValue(); // the usual INT column: no text to parse per row
+            return v >= 1 && v <= Integer.MAX_VALUE ? (int) v : null;
+        }
         try {
             BigDecimal v = new BigDecimal(raw.toString().strip());
             int i = v.intValueExact();

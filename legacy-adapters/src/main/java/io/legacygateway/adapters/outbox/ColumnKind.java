@@ -158,6 +158,11 @@ public enum ColumnKind {
     public Object readComparable(ResultSet rs, int index) throws SQLException {
         Object v = switch (this) {
             case INTEGER -> {
+                // read per claimed row: an INT or BIGINT column's own Integer or Long, without a detour through text
+                Object o = rs.getObject(index);
+                if (o instanceof Long || o instanceof Integer || o instanceof Short) {
+                    yield ((Number) o).longValue();
+                }
                 BigDecimal d = rs.getBigDecimal(index);
                 yield d == null ? null : integer(d.toBigIntegerExact().toString());
             }
@@ -205,6 +210,9 @@ public enum ColumnKind {
     /** Compares two {@link #readComparable} values of this kind. */
     @SuppressWarnings({"unchecked", "rawtypes"})
     public int compare(Object a, Object b) {
+        if (a instanceof Long x && b instanceof Long y) {
+            return Long.compare(x, y); // the usual order column, compared for every claimed row
+        }
         if (a instanceof Number x && b instanceof Number y) {
             return new BigDecimal(x.toString()).compareTo(new BigDecimal(y.toString()));
         }
