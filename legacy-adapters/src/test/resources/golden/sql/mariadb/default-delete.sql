@@ -10,6 +10,12 @@ SELECT `seq`, `id`, `aggregate_type`, `aggregate_id`, `event_type`, `event_versi
 --   6: the cycle's time as the log takes it [now]
 --   7: the most rows to return [limit]
 
+-- waitingUpTo
+SELECT 1 FROM `outbox` WHERE ((NOT (EXISTS (SELECT 1 FROM `gateway_outbox_rejection` gw_r WHERE gw_r.source_table = ? AND gw_r.row_key = CAST(`outbox`.`seq` AS CHAR(255)) AND gw_r.state = 'FAILED'))) AND (`outbox`.`seq` <= ?)) ORDER BY `seq` LIMIT ?
+--   1: source of the log's entries = 'legacy/outbox'
+--   2: the order of the last claimed row [last_order]
+--   3: the most rows to return [limit]
+
 -- firstWaitingNotHeld
 SELECT `aggregate_id`, MIN(`seq`) FROM `outbox` WHERE NOT (EXISTS (SELECT 1 FROM `gateway_outbox_rejection` gw_r WHERE gw_r.source_table = ? AND gw_r.row_key = CAST(`outbox`.`seq` AS CHAR(255)) AND gw_r.state = 'FAILED')) AND `aggregate_id` IN (?...) AND `seq` < ? AND `seq` NOT IN (?...) GROUP BY `aggregate_id`
 --   1: source of the log's entries = 'legacy/outbox'

@@ -10,6 +10,12 @@ SELECT [evt_no], [ref_no], [evt_kind], [body], [created], CAST([evt_queue].[evt_
 --   6: the cycle's time as the log takes it [now]
 --   7: the most rows to return [limit]
 
+-- waitingUpTo
+SELECT 1 FROM [evt_queue] WHERE (((([evt_queue].[done_at] IS NULL) AND (NOT (EXISTS (SELECT 1 FROM [gateway_outbox_rejection] gw_r WHERE gw_r.source_table = ? AND gw_r.row_key = CAST([evt_queue].[evt_no] AS NVARCHAR(255)) AND gw_r.state = 'FAILED'))))) AND ([evt_queue].[evt_no] <= ?)) ORDER BY [evt_no] OFFSET 0 ROWS FETCH NEXT ? ROWS ONLY
+--   1: source of the log's entries = 'legacy/evt_queue'
+--   2: the order of the last claimed row [last_order]
+--   3: the most rows to return [limit]
+
 -- firstWaitingNotHeld
 SELECT [ref_no], MIN([evt_no]) FROM [evt_queue] WHERE (([evt_queue].[done_at] IS NULL) AND (NOT (EXISTS (SELECT 1 FROM [gateway_outbox_rejection] gw_r WHERE gw_r.source_table = ? AND gw_r.row_key = CAST([evt_queue].[evt_no] AS NVARCHAR(255)) AND gw_r.state = 'FAILED')))) AND [ref_no] IN (?...) AND [evt_no] < ? AND [evt_no] NOT IN (?...) GROUP BY [ref_no]
 --   1: source of the log's entries = 'legacy/evt_queue'

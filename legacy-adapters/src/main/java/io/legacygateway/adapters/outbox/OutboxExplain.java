@@ -96,6 +96,9 @@ public final class OutboxExplain {
             check.put(Param.LAST_ORDER, ColumnKind.bindable(examples.get(examples.size() - 1).order(),
                     dialect.bindsUuidAsText()));
             check.put(Param.CLAIMED, keys);
+            check.put(Param.LIMIT, keys.size() + 1);
+            plans.add(plan(jdbc, dialect, statements.get("waitingUpTo"), check,
+                    "up to the last of the first " + examples.size() + " waiting rows"));
             plans.add(plan(jdbc, dialect, statements.get("firstWaitingNotHeld"), check,
                     "the first " + examples.size() + " waiting rows"));
             Map<Param, Object> mark = new EnumMap<>(Param.class);

@@ -42,6 +42,9 @@ SELECT {columns} FROM {table} WHERE {claimable} ORDER BY {order} LIMIT ? FOR UPD
 -- name: condition.before
 {column} < ?
 
+-- name: condition.atMost
+{column} <= ?
+
 -- name: outbox.blockedBy
 -- An earlier row of the same aggregate that blocks this one: it waits for its next retry, or (failedRowPolicy
 -- BLOCK_AGGREGATE) it is parked as FAILED. binds: the blocker's binds. Claims skip blocked rows, so that a retrying
