@@ -30,4 +30,19 @@ public interface InboxDeliveryHook {
      */
     default void beforeAcknowledge(String consumer, Message message) {
     }
+
+    /**
+     * {@code transactionMode: XA}: before each branch of a batch's global transaction prepares (the broker's, enlisted
+     * first when the listener received, then the database's): at its first call nothing is prepared. Not called for a
+     * transaction committed in one phase (a single branch: a batch of dead letters only).
+     */
+    default void beforeBranchPrepare(String consumer) {
+    }
+
+    /**
+     * {@code transactionMode: XA}: before each branch of a batch's global transaction commits in phase two: at its
+     * first call both branches are prepared and Narayana has written its record, the window recovery closes.
+     */
+    default void beforeBranchCommit(String consumer) {
+    }
 }
