@@ -19,7 +19,11 @@ public interface InboxDeliveryHook {
     default void beforeDatabaseCommit(String consumer, EventEnvelope envelope) {
     }
 
-    /** After the database commit, before the JMS session commits (acknowledges the message). */
+    /**
+     * After the database commit, before the JMS session commits (acknowledges the message). With
+     * {@code transactionMode: XA}: after the batch's database work (its savepoint released), before the global
+     * transaction commits both.
+     */
     default void afterDatabaseCommitBeforeAck(String consumer, EventEnvelope envelope, InboxOutcome outcome) {
     }
 
