@@ -96,8 +96,8 @@ public record InboxParameters(
 
         @TemplateParameter("`LOCAL`: the database transaction commits, then the JMS session acknowledges (a crash in"
                 + " between redelivers, and the inbox row skips the copy). `XA`: receive, inbox rows, effects,"
-                + " dead-letter copies and acknowledgement in one global transaction (Narayana, two-phase commit); needs"
-                + " `gateway.transactions.*`, PostgreSQL with `max_prepared_transactions` > 0 or MariaDB, and the"
+                + " dead-letter copies and acknowledgement in one global transaction (Narayana, two-phase commit);"
+                + " needs `gateway.transactions.*`, PostgreSQL with `max_prepared_transactions` > 0 or MariaDB, and the"
                 + " Artemis client. See [transactionMode: XA](#transactionmode-xa)")
         @DefaultValue("LOCAL") TransactionMode transactionMode) {
 

@@ -46,6 +46,8 @@ import org.springframework.jdbc.datasource.DriverManagerDataSource;
  *   <li>Crash after both branches are prepared, before commit: the effect and the inbox row are prepared, not
  *       committed; after the restart, recovery commits both branches: the effect is applied once, the inbox row is
  *       there, and the message is acknowledged (the queue is empty, nothing was applied a second time).</li>
+ *   <li>Crash between the two prepares (the broker's branch prepared, no record written): recovery rolls the broker's
+ *       branch back (presumed abort), the message returns to the queue and the restarted gateway applies it once.</li>
  *   <li>Crash before prepare: nothing happened on either side (no effect, no inbox row, the message still on the
  *       queue); after the restart the message is applied once.</li>
  * </ul>
@@ -112,6 +114,29 @@ abstract class XaInboxCrashWindowContractTest {
         assertThat(effects(id)).as("applied once").isEqualTo(1);
         assertThat(broker.count(queue)).as("acknowledged by the broker's committed branch").isZero();
         assertThat(broker.count("DLA::DLQ." + queue)).isZero();
+    }
+
+    @Test
+    void aCrashBetweenTheTwoPreparesIsRolledBackByRecoveryAndTheMessageAppliedOnceAfterTheRestart() throws Exception {
+        String queue = "it.xa.inbox.between." + UUID.randomUUID().toString().substring(0, 8);
+        String id = send(queue);
+        GatewayProcess.Running crashed = gateway(queue, "between-prepares");
+        assertThat(crashed.awaitExit(START)).as(crashed.output()).isEqualTo(HaltingGateway.STATUS);
+
+        assertThat(effects(id)).isZero();
+        assertThat(PreparedBranches.count(database(), jdbc, nodeId())).as("the database's branch, enlisted second,"
+                + " is not prepared").isZero();
+
+        GatewayProcess.Running restarted = gateway(queue, "");
+        try {
+            Awaitility.await("recovery rolls the broker's prepared branch back, the message is applied again")
+                    .atMost(Duration.ofSeconds(180)).pollInterval(Duration.ofMillis(500))
+                    .until(() -> effects(id) == 1 && broker.count(queue) == 0);
+            assertThat(inboxRows(id)).isEqualTo(1);
+        } finally {
+            restarted.stop();
+        }
+        assertThat(effects(id)).as("applied once").isEqualTo(1);
     }
 
     @Test
