@@ -2,6 +2,7 @@ package io.legacygateway.inbox;
 
 import jakarta.jms.ConnectionFactory;
 import org.apache.activemq.artemis.jms.client.ActiveMQConnectionFactory;
+import org.apache.activemq.artemis.jms.client.ActiveMQXAConnectionFactory;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -14,7 +15,8 @@ import org.slf4j.LoggerFactory;
  * window: messages buffered by a consumer whose connection dies (a crash, not a stop) are counted as delivered once
  * more each ({@code ServerConsumerImpl} does not trust a failed client), come back as redeliveries (each then in a
  * batch of its own), and other consumers cannot take them meanwhile. A normal close returns them uncounted. Object
- * messages are never deserialised (empty allow list).
+ * messages are never deserialised (empty allow list). For {@code transactionMode: XA} it is an XA factory
+ * ({@link ActiveMQXAConnectionFactory}), whose XA sessions the listener containers enlist.
  */
 final class ConsumerConnectionFactory {
 
@@ -23,15 +25,26 @@ final class ConsumerConnectionFactory {
     private ConsumerConnectionFactory() {
     }
 
-    static ConnectionFactory create(ConnectionFactory application, int consumerWindowSize) {
+    static ConnectionFactory create(ConnectionFactory application, int consumerWindowSize, boolean xa) {
         if (!(application instanceof ActiveMQConnectionFactory base)) {
+            if (xa) {
+                throw new IllegalArgumentException("inbox consumers with transactionMode XA need the Artemis client"
+                        + " (spring.artemis.*), not " + application.getClass().getName());
+            }
             log.warn("Inbox consumers use connection factory {} as is: set consumerWindowSize={} on it",
                     application.getClass().getName(), consumerWindowSize);
             return application;
         }
-        ActiveMQConnectionFactory cf = base.getStaticConnectors() != null
-                ? new ActiveMQConnectionFactory(base.isHA(), base.getStaticConnectors())
-                : new ActiveMQConnectionFactory(base.isHA(), base.getDiscoveryGroupConfiguration());
+        ActiveMQConnectionFactory cf;
+        if (xa) {
+            cf = base.getStaticConnectors() != null
+                    ? new ActiveMQXAConnectionFactory(base.isHA(), base.getStaticConnectors())
+                    : new ActiveMQXAConnectionFactory(base.isHA(), base.getDiscoveryGroupConfiguration());
+        } else {
+            cf = base.getStaticConnectors() != null
+                    ? new ActiveMQConnectionFactory(base.isHA(), base.getStaticConnectors())
+                    : new ActiveMQConnectionFactory(base.isHA(), base.getDiscoveryGroupConfiguration());
+        }
         cf.setUser(base.getUser());
         cf.setPassword(base.getPassword());
         cf.setClientFailureCheckPeriod(base.getClientFailureCheckPeriod());

@@ -3,6 +3,7 @@ package io.legacygateway.inbox;
 import io.legacygateway.broker.BrokerConnections;
 import io.legacygateway.config.GatewayDataSources;
 import io.legacygateway.config.GatewayProperties;
+import io.legacygateway.transactions.XaTransactions;
 import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.jms.ConnectionFactory;
 import java.time.Clock;
@@ -20,10 +21,11 @@ public class InboxConfiguration {
 
     @Bean
     InboxConsumerFactory inboxConsumerFactory(GatewayProperties properties, GatewayDataSources dataSources,
-                                              ConnectionFactory connectionFactory, MeterRegistry meters, Clock clock,
+                                              ConnectionFactory connectionFactory, XaTransactions xa,
+                                              MeterRegistry meters, Clock clock,
                                               ObjectProvider<InboxDeliveryHook> hooks) {
         return new InboxConsumerFactory(properties, dataSources, BrokerConnections.nativeFactory(connectionFactory),
-                meters, clock, hooks.orderedStream().toList());
+                xa, meters, clock, hooks.orderedStream().toList());
     }
 
     /** The gateway's datasources and the envelope's values for the camel-sql steps of effect routes. */

@@ -6,6 +6,7 @@ import io.legacygateway.config.DurationText;
 import io.legacygateway.envelope.EnvelopeMessages;
 import io.legacygateway.envelope.EventEnvelope;
 import io.legacygateway.inbox.DeliveryBatch.Delivery;
+import io.legacygateway.transactions.XaSavepoints;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.jms.JMSException;
@@ -47,6 +48,11 @@ import org.springframework.transaction.support.TransactionTemplate;
  *       {@link ListenerBatches}).</li>
  * </ul>
  * Not guaranteed: anything the effect does outside the inbox's database (it may run again on a retry).
+ *
+ * <p>{@code transactionMode: XA}: the JMS and the database transaction are the two branches of one global transaction
+ * that the listener container begins and commits in two phases after this returns; each database transaction here is
+ * a savepoint of it, undone alone. A global transaction that cannot commit any more
+ * ({@link XaSavepoints.BranchLostException}) rolls the batch back: each of its messages uses a delivery attempt.
  */
 public final class InboxConsumer implements Processor {
 
@@ -206,6 +212,10 @@ public final class InboxConsumer implements Processor {
     private void isolate(Session session, DeliveryBatch batch, List<Delivery> chunk, RuntimeException e)
             throws JMSException {
         RuntimeException failure = e instanceof InboxGuard.BatchFailure f ? f.failure() : e;
+        if (failure instanceof XaSavepoints.BranchLostException lost) {
+            log.warn("Inbox '{}': batch of {} rolled back: {}", name(), batch.received(), Failures.describe(lost));
+            throw lost;
+        }
         if (failure instanceof TargetDatabaseUnavailableException unavailable) {
             throw unavailable;
         }

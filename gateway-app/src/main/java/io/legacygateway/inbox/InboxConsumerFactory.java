@@ -9,6 +9,8 @@ import io.legacygateway.config.DurationText;
 import io.legacygateway.config.GatewayDataSources;
 import io.legacygateway.config.GatewayProperties;
 import io.legacygateway.envelope.EnvelopeCodec;
+import io.legacygateway.transactions.TransactionMode;
+import io.legacygateway.transactions.XaTransactions;
 import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.jms.ConnectionFactory;
 import java.time.Clock;
@@ -17,6 +19,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
 import javax.sql.DataSource;
@@ -50,29 +53,37 @@ public class InboxConsumerFactory implements DisposableBean {
     private final List<Consumer<InboxConsumer>> listeners = new CopyOnWriteArrayList<>();
     private final List<ConnectionFactory> connectionFactories = new CopyOnWriteArrayList<>();
     private final List<ProducerTemplate> producers = new CopyOnWriteArrayList<>();
+    private final InboxTransactions transactions;
+    /** The global transactions of each XA consumer's listener containers, by consumer name. */
+    private final Map<String, InboxTransactions.Xa> xaListeners = new ConcurrentHashMap<>();
 
     public InboxConsumerFactory(GatewayProperties properties, GatewayDataSources dataSources,
-                                ConnectionFactory applicationConnectionFactory, MeterRegistry meters, Clock clock,
-                                List<InboxDeliveryHook> hooks) {
+                                ConnectionFactory applicationConnectionFactory, XaTransactions xa, MeterRegistry meters,
+                                Clock clock, List<InboxDeliveryHook> hooks) {
         this.properties = properties;
         this.dataSources = dataSources;
         this.applicationConnectionFactory = applicationConnectionFactory;
         this.meters = meters;
         this.clock = clock;
         this.hooks = List.copyOf(hooks);
+        this.transactions = new InboxTransactions(dataSources, applicationConnectionFactory, xa);
     }
 
-    /** A connection factory for one consumer route (its {@code consumerWindowSize}); closed with the application. */
+    /**
+     * A connection factory for one consumer route (its {@code consumerWindowSize}; an XA factory for
+     * {@code transactionMode: XA}); closed with the application.
+     */
     public ConnectionFactory connectionFactory(InboxSettings settings) {
         ConnectionFactory cf = ConsumerConnectionFactory.create(applicationConnectionFactory,
-                settings.consumerWindowSize());
+                settings.consumerWindowSize(), settings.transactionMode() == TransactionMode.XA);
         connectionFactories.add(cf);
         return cf;
     }
 
     /** The listener containers of {@code consumer}'s route: they count its rollbacks and run the hooks. */
     public MessageListenerContainerFactory listenerContainers(InboxConsumer consumer) {
-        return new InboxListenerContainers(consumer.name(), consumer.rollbacks(), hooks, consumer.batches());
+        return new InboxListenerContainers(consumer.name(), consumer.rollbacks(), hooks, consumer.batches(),
+                xaListeners.get(consumer.name()));
     }
 
     public InboxConsumer create(Map<String, Object> parameters, CamelContext camel) {
@@ -89,29 +100,37 @@ public class InboxConsumerFactory implements DisposableBean {
             throw new IllegalArgumentException(InboxSettings.label(c, "dataSource") + ": the inbox has no statements"
                     + " for " + dialect.id() + " (supported: PostgreSQL, MariaDB, H2)");
         }
+        InboxTransactions.Batches batches = transactions.batches(s, dataSource, dialect, hooks);
         dataSources.initializeSchema(s.dataSource(), GatewaySchema.INBOX, "inbox consumer '" + c + "'");
         TableName inbox = table(dataSource, dialect, s.inboxTable(), c, "inboxTable", "message_id", "consumer_name",
                 "processed_at");
         InboxStore store = store(s, dataSource, dialect, inbox);
-        Map<String, List<InboxEffect>> effects = effects(s, dataSource, camel);
+        // XA: the batches write through the XA pool (the global transaction's branch); retention keeps the plain pool
+        InboxStore batchStore = batches.dataSource() == dataSource ? store
+                : store(s, batches.dataSource(), dialect, inbox);
+        Map<String, List<InboxEffect>> effects = effects(s, batches.dataSource(), camel);
         BrokerQueueSettings broker = broker(s);
         int attempts = deliveryAttempts(s, broker);
         requireRetentionCoversRedelivery(c, s.queue().address(), broker, attempts);
-        // the database's default isolation: the inbox needs none stronger (its statements are keyed writes and locking
-        // reads) and setting one costs round trips on every transaction
         TransactionTemplate tx = new TransactionTemplate(dataSources.transactionManager(s.dataSource()));
-        InboxGuard guard = new InboxGuard(c, store, tx, effects, s.sequence() != null, codec, clock, hooks);
+        InboxGuard guard = new InboxGuard(c, batchStore, batches.transaction(), effects, s.sequence() != null, codec,
+                clock, hooks);
         InboundMessageReader reader = new InboundMessageReader(codec, s.accept(), s.maxPayloadBytes(), s.sequence());
         DeadLetterWriter deadLetters = new DeadLetterWriter(broker, s.queue(), c, clock);
         InboxConsumer consumer = new InboxConsumer(s, attempts, reader, guard, deadLetters, hooks, meters, clock,
                 store, tx);
+        if (batches.xa() != null) {
+            xaListeners.put(c, batches.xa());
+        }
         consumers.add(consumer);
         listeners.forEach(l -> l.accept(consumer));
         log.info("Inbox consumer '{}': queue {} -> {} {} (accept {}, {} session(s), dead letters to {} after {} "
-                        + "deliveries, batches of up to {} within {}, consumer window {} bytes{}){}", c, s.queue(),
+                        + "deliveries, batches of up to {} within {}, consumer window {} bytes, "
+                        + "transactionMode {}{}){}",
+                c, s.queue(),
                 dialect.id(), inbox, s.accept(), s.concurrentConsumers(), deadLetters.deadLetterQueue(),
                 attempts, s.batchSize(), DurationText.format(s.batchWait()), s.consumerWindowSize(),
-                s.sequence() == null ? "" : ", sequence gate on " + s.sequence(),
+                s.transactionMode(), s.sequence() == null ? "" : ", sequence gate on " + s.sequence(),
                 dialect.testedHere() ? "" : " [dialect NOT tested by this project]");
         return consumer;
     }
@@ -254,6 +273,7 @@ public class InboxConsumerFactory implements DisposableBean {
                 // the context is closing anyway
             }
         });
+        transactions.close();
         for (ConnectionFactory cf : connectionFactories) {
             if (cf instanceof ActiveMQConnectionFactory a) {
                 a.close();

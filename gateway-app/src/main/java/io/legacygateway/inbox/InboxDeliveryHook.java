@@ -19,7 +19,11 @@ public interface InboxDeliveryHook {
     default void beforeDatabaseCommit(String consumer, EventEnvelope envelope) {
     }
 
-    /** After the database commit, before the JMS session commits (acknowledges the message). */
+    /**
+     * After the database commit, before the JMS session commits (acknowledges the message). With
+     * {@code transactionMode: XA}: after the batch's database work (its savepoint released), before the global
+     * transaction commits both.
+     */
     default void afterDatabaseCommitBeforeAck(String consumer, EventEnvelope envelope, InboxOutcome outcome) {
     }
 
@@ -29,5 +33,20 @@ public interface InboxDeliveryHook {
      * that never became an envelope (malformed).
      */
     default void beforeAcknowledge(String consumer, Message message) {
+    }
+
+    /**
+     * {@code transactionMode: XA}: before each branch of a batch's global transaction prepares (the broker's, enlisted
+     * first when the listener received, then the database's): at its first call nothing is prepared. Not called for a
+     * transaction committed in one phase (a single branch: a batch of dead letters only).
+     */
+    default void beforeBranchPrepare(String consumer) {
+    }
+
+    /**
+     * {@code transactionMode: XA}: before each branch of a batch's global transaction commits in phase two: at its
+     * first call both branches are prepared and Narayana has written its record, the window recovery closes.
+     */
+    default void beforeBranchCommit(String consumer) {
     }
 }

@@ -12,12 +12,13 @@ import java.util.Set;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import org.springframework.transaction.support.TransactionTemplate;
+import org.springframework.transaction.support.TransactionOperations;
 
 /**
  * Applies an event's effect at most once per consumer: ONE local transaction on the consumer's database that first
  * inserts the inbox rows (message id, consumer) of a batch of messages and, for each message whose row that inserted,
- * applies the effect; then commits.
+ * applies the effect; then commits. With {@code transactionMode: XA} the "transaction" is a savepoint of the batch's
+ * global transaction ({@code XaSavepoints}): it is undone alone when it fails, and commits with the acknowledgement.
  *
  * <p>Guarantees: the effect and the inbox row commit together or not at all; for one (message id, consumer) at most
  * one transaction that applied the effect commits, also when copies of a message are processed concurrently (the
@@ -40,14 +41,14 @@ final class InboxGuard {
 
     private final String consumer;
     private final InboxStore store;
-    private final TransactionTemplate transaction;
+    private final TransactionOperations transaction;
     private final Map<String, List<InboxEffect>> effects;
     private final boolean gated;
     private final EnvelopeCodec codec;
     private final Clock clock;
     private final List<InboxDeliveryHook> hooks;
 
-    InboxGuard(String consumer, InboxStore store, TransactionTemplate transaction,
+    InboxGuard(String consumer, InboxStore store, TransactionOperations transaction,
                Map<String, List<InboxEffect>> effects, boolean gated, EnvelopeCodec codec, Clock clock,
                List<InboxDeliveryHook> hooks) {
         this.consumer = consumer;

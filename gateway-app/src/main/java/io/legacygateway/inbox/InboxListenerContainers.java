@@ -1,15 +1,26 @@
 package io.legacygateway.inbox;
 
+import io.legacygateway.transactions.HookedBranch;
 import io.micrometer.core.instrument.Counter;
+import jakarta.jms.Connection;
 import jakarta.jms.JMSException;
 import jakarta.jms.Message;
 import jakarta.jms.MessageConsumer;
 import jakarta.jms.Session;
+import jakarta.jms.XAConnection;
+import jakarta.jms.XAConnectionFactory;
+import jakarta.jms.XASession;
+import jakarta.transaction.RollbackException;
+import jakarta.transaction.SystemException;
+import jakarta.transaction.Transaction;
 import java.util.List;
 import org.apache.camel.component.jms.DefaultJmsMessageListenerContainer;
 import org.apache.camel.component.jms.JmsEndpoint;
 import org.apache.camel.component.jms.MessageListenerContainerFactory;
 import org.springframework.jms.listener.AbstractMessageListenerContainer;
+import org.springframework.transaction.TransactionStatus;
+import org.springframework.transaction.support.TransactionSynchronization;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
 
 /**
  * The JMS listener containers of one inbox consumer route ({@code consumerType=Custom}): Camel's own container, which
@@ -26,6 +37,13 @@ import org.springframework.jms.listener.AbstractMessageListenerContainer;
  * </ul>
  * With {@code exposeListenerSession=true} the session the route gets is this container's session, so a dead-letter
  * copy sent by {@link InboxConsumer} commits in the same transaction as the acknowledgement.
+ *
+ * <p>{@code transactionMode: XA}: the container gets Narayana's manager instead of a locally transacted session, so
+ * it begins a global transaction before each receive; its connection is an XA connection and its (cached) session an
+ * XA session, whose branch it enlists in each of those transactions before receiving. The batch's receives, its
+ * dead-letter copies and (through {@link InboxTransactions}) its database work are then branches of one transaction,
+ * committed in two phases after the route returned: that commit is the acknowledgement. Rollbacks are counted when
+ * such a transaction that received a message ends without committing.
  */
 final class InboxListenerContainers implements MessageListenerContainerFactory {
 
@@ -33,13 +51,16 @@ final class InboxListenerContainers implements MessageListenerContainerFactory {
     private final Counter rollbacks;
     private final List<InboxDeliveryHook> hooks;
     private final ListenerBatches batches;
+    /** The consumer's global transactions; {@code null} for LOCAL. */
+    private final InboxTransactions.Xa xa;
 
     InboxListenerContainers(String consumer, Counter rollbacks, List<InboxDeliveryHook> hooks,
-                            ListenerBatches batches) {
+                            ListenerBatches batches, InboxTransactions.Xa xa) {
         this.consumer = consumer;
         this.rollbacks = rollbacks;
         this.hooks = List.copyOf(hooks);
         this.batches = batches;
+        this.xa = xa;
     }
 
     @Override
@@ -53,13 +74,79 @@ final class InboxListenerContainers implements MessageListenerContainerFactory {
             super(endpoint);
         }
 
+        /** XA: Narayana's manager, no local JMS transaction (camel-jms configured one from the endpoint URI). */
+        @Override
+        public void initialize() {
+            if (xa != null) {
+                setSessionTransacted(false);
+                setTransactionManager(xa.manager());
+            }
+            super.initialize();
+        }
+
+        @Override
+        protected Connection createConnection() throws JMSException {
+            if (xa != null && obtainConnectionFactory() instanceof XAConnectionFactory factory) {
+                return factory.createXAConnection();
+            }
+            return super.createConnection();
+        }
+
+        @Override
+        protected Session createSession(Connection con) throws JMSException {
+            if (xa != null && con instanceof XAConnection x) {
+                return x.createXASession();
+            }
+            return super.createSession(con);
+        }
+
+        /** XA: the session's branch joins the global transaction the container has just begun, before it receives. */
+        @Override
+        protected boolean doReceiveAndExecute(Object invoker, Session session, MessageConsumer from,
+                                              TransactionStatus status) throws JMSException {
+            if (xa != null && status != null && session instanceof XASession x) {
+                enlist(x);
+            }
+            return super.doReceiveAndExecute(invoker, session, from, status);
+        }
+
+        private void enlist(XASession session) throws JMSException {
+            try {
+                Transaction tx = xa.transactions().active();
+                if (tx == null || !tx.enlistResource(new HookedBranch(session.getXAResource(), xa.hooks()))) {
+                    throw new JMSException("inbox-consumer '" + consumer + "': the global transaction refused the"
+                            + " broker's branch");
+                }
+            } catch (RollbackException | SystemException e) {
+                JMSException j = new JMSException("inbox-consumer '" + consumer + "': cannot enlist the broker's"
+                        + " branch: " + e);
+                j.initCause(e);
+                throw j;
+            }
+        }
+
         @Override
         protected Message receiveMessage(MessageConsumer from) throws JMSException {
             Message first = super.receiveMessage(from);
             if (first != null) {
                 batches.started(from, first);
+                if (xa != null) {
+                    countRollback();
+                }
             }
             return first;
+        }
+
+        /** XA: the global transaction that received this batch is counted when it ends without committing. */
+        private void countRollback() {
+            TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
+                @Override
+                public void afterCompletion(int status) {
+                    if (status != STATUS_COMMITTED) {
+                        rollbacks.increment();
+                    }
+                }
+            });
         }
 
         @Override
@@ -73,8 +160,9 @@ final class InboxListenerContainers implements MessageListenerContainerFactory {
                 }
                 super.commitIfNecessary(session, message);
             } catch (JMSException | RuntimeException e) {
-                // a commit that fails leaves the transaction to the broker, which rolls it back
-                if (message != null) {
+                // a commit that fails leaves the transaction to the broker, which rolls it back (XA: counted when the
+                // global transaction ends)
+                if (message != null && xa == null) {
                     rollbacks.increment();
                 }
                 throw e;

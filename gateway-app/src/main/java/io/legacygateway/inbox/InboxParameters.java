@@ -2,6 +2,7 @@ package io.legacygateway.inbox;
 
 import io.legacygateway.config.TemplateParameter;
 import io.legacygateway.config.TemplateParameters;
+import io.legacygateway.transactions.TransactionMode;
 import jakarta.validation.constraints.Pattern;
 import java.time.Duration;
 import org.hibernate.validator.constraints.Range;
@@ -91,7 +92,14 @@ public record InboxParameters(
                 + " then, and those come back as redeliveries, each in a batch of its own",
                 shownDefault = "`262144` (`0` with `batchSize` 1)")
         @Range(min = 0, max = InboxParameters.MAX_CONSUMER_WINDOW, message = InboxParameters.OUTSIDE)
-        Integer consumerWindowSize) {
+        Integer consumerWindowSize,
+
+        @TemplateParameter("`LOCAL`: the database transaction commits, then the JMS session acknowledges (a crash in"
+                + " between redelivers, and the inbox row skips the copy). `XA`: receive, inbox rows, effects,"
+                + " dead-letter copies and acknowledgement in one global transaction (Narayana, two-phase commit);"
+                + " needs `gateway.transactions.*`, PostgreSQL with `max_prepared_transactions` > 0 or MariaDB, and the"
+                + " Artemis client. See [transactionMode: XA](#transactionmode-xa)")
+        @DefaultValue("LOCAL") TransactionMode transactionMode) {
 
     static final String OUTSIDE = "${validatedValue} is outside {min}-{max}";
     /** Largest {@code consumerWindowSize}: what a session may hold unacknowledged beyond its batch stays bounded. */

@@ -3,6 +3,7 @@ package io.legacygateway.inbox;
 import io.legacygateway.adapters.sql.TableName;
 import io.legacygateway.config.DurationText;
 import io.legacygateway.config.TemplateParameters;
+import io.legacygateway.transactions.TransactionMode;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -31,12 +32,15 @@ import java.util.regex.Pattern;
  * @param batchWait           longest wait, from a batch's first message, for more messages to fill the batch
  * @param consumerWindowSize  bytes of messages the broker may send ahead to each session's consumer (0: one message
  *                            per receive, each a round trip)
+ * @param transactionMode     whether a batch is a local database transaction followed by the JMS commit, or one
+ *                            global (XA) transaction of both
  */
 public record InboxSettings(String consumer, String dataSource, QueueName queue, AcceptedTypes accept,
                             Map<String, Effect> effects, boolean requireRows, TableName inboxTable,
                             int maxPayloadBytes, int concurrentConsumers, Integer maxDeliveryAttempts,
                             Duration maxBackoff, String sequence, TableName sequenceTable, TableName parkedTable,
-                            int batchSize, Duration batchWait, int consumerWindowSize) {
+                            int batchSize, Duration batchWait, int consumerWindowSize,
+                            TransactionMode transactionMode) {
 
     /**
      * What applying one event type means: an SQL statement, a Camel endpoint, or both (SQL first), each with the
@@ -144,7 +148,8 @@ public record InboxSettings(String consumer, String dataSource, QueueName queue,
                 TableName.parse(label.apply("inboxTable"), p.inboxTable()), p.maxPayloadBytes(),
                 p.concurrentConsumers(), p.maxDeliveryAttempts(), p.maxBackoff(), blankToNull(p.sequence()),
                 TableName.parse(label.apply("sequenceTable"), p.sequenceTable()),
-                TableName.parse(label.apply("parkedTable"), p.parkedTable()), p.batchSize(), p.batchWait(), window);
+                TableName.parse(label.apply("parkedTable"), p.parkedTable()), p.batchSize(), p.batchWait(), window,
+                p.transactionMode());
     }
 
     /** The JMS session count as a string, for the endpoint URI. */

@@ -8,7 +8,9 @@ import jakarta.transaction.Transaction;
 import jakarta.transaction.TransactionManager;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import javax.sql.XADataSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -33,6 +35,8 @@ public class XaTransactions implements DisposableBean {
 
     private final GatewayProperties.Transactions settings;
     private final List<RecoveryResource> helpers = new ArrayList<>();
+    /** The resource managers recovery asks already (datasource names, the broker): relays and consumers share them. */
+    private final Set<String> recovered = new HashSet<>();
     /** Narayana's (arjunacore) transaction manager, whose transactions are per thread; set by {@link #start}. */
     private TransactionManager transactionManager;
     private JtaTransactionManager platform;
@@ -107,17 +111,24 @@ public class XaTransactions implements DisposableBean {
     }
 
     /**
-     * Lets periodic recovery ask this database for its in-doubt branches; {@link #start} first. (The parameters are
-     * JDBC's and JMS's types: Spring reads this bean's method signatures, which must name no Narayana type.)
+     * Lets periodic recovery ask this database for its in-doubt branches (once per name); {@link #start} first. (The
+     * parameters are JDBC's and JMS's types: Spring reads this bean's method signatures, which must name no Narayana
+     * type.)
      */
     public synchronized void recoverWithDatabase(String name, XADataSource xa) {
+        if (!recovered.add("datasource " + name)) {
+            return;
+        }
         RecoveryResource resource = RecoveryResource.database(name, xa);
         helpers.add(resource);
         Narayana.register(resource);
     }
 
-    /** Lets periodic recovery ask the broker for its in-doubt branches; {@link #start} first. */
+    /** Lets periodic recovery ask the broker for its in-doubt branches (once per gateway); {@link #start} first. */
     public synchronized void recoverWithBroker(XAConnectionFactory factory) {
+        if (!recovered.add("broker")) {
+            return;
+        }
         RecoveryResource resource = RecoveryResource.broker(factory);
         helpers.add(resource);
         Narayana.register(resource);
@@ -136,6 +147,7 @@ public class XaTransactions implements DisposableBean {
             r.close();
         }
         helpers.clear();
+        recovered.clear();
         Narayana.stopRecovery();
         platform = null;
         transactionManager = null;

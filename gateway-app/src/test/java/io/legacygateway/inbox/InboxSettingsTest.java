@@ -3,6 +3,7 @@ package io.legacygateway.inbox;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.legacygateway.transactions.TransactionMode;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
@@ -38,6 +39,7 @@ class InboxSettingsTest {
         assertThat(s.batchSize()).isEqualTo(100);
         assertThat(s.batchWait()).isEqualTo(Duration.ofMillis(10));
         assertThat(s.consumerWindowSize()).as("with batches").isEqualTo(256 * 1024);
+        assertThat(s.transactionMode()).isEqualTo(TransactionMode.LOCAL);
         assertThat(s.accept().accepts("OrderPaid", 2)).isTrue();
         assertThat(s.accept().accepts("OrderPaid", 3)).isFalse();
         assertThat(s.effects().get("OrderCreated")).isEqualTo(new InboxSettings.Effect(
@@ -69,6 +71,7 @@ class InboxSettingsTest {
     @Test
     void errorsNameTheParameter() {
         assertError(Map.of("consumer", "Wallet!"), "inbox-consumer parameter 'consumer'");
+        assertError(Map.of("transactionMode", "TWO_PHASE"), "parameter 'transactionMode'");
         assertError(Map.of("accept", "OrderCreated:0"), "parameter 'accept'");
         assertError(Map.of("effectSqll", "x"), "parameter 'effectSqll': unknown parameter");
         assertError(Map.of("effectSql.OrderShipped", "x"), "parameter 'effectSql.OrderShipped'");

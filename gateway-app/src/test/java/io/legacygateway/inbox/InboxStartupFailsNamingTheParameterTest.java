@@ -28,4 +28,22 @@ class InboxStartupFailsNamingTheParameterTest {
         assertThat(all.toString()).contains("inbox-consumer 'bad-effect' parameter 'effectSql.OrderPaid': 'OrderPaid' is"
                 + " not an accepted type (accept: OrderCreated:1)");
     }
+
+    @Test
+    void aYamlInboxRouteWithTransactionModeXaOnH2FailsStartupNamingTheParameter() {
+        Throwable t = catchThrowable(() -> new SpringApplicationBuilder(GatewayApplication.class)
+                .web(WebApplicationType.NONE).profiles("test").run(
+                        "--gateway.datasources.target.url=jdbc:h2:mem:inbox-xa-startup-test;DB_CLOSE_DELAY=-1",
+                        "--gateway.datasources.target.username=sa",
+                        "--gateway.datasources.target.initialize-schema=true",
+                        "--camel.main.routes-include-pattern=classpath:startup-test/inbox-xa-on-h2.yaml")
+                .close());
+        assertThat(t).as("startup must fail").isNotNull();
+        StringBuilder all = new StringBuilder();
+        for (Throwable c = t; c != null; c = c.getCause()) {
+            all.append(c.getMessage()).append('\n');
+        }
+        assertThat(all.toString()).contains("inbox-consumer 'xa-h2' parameter 'transactionMode': XA needs a database"
+                + " that can prepare a transaction (PostgreSQL or MariaDB); datasource 'target' is h2");
+    }
 }

@@ -2,6 +2,7 @@ package io.legacygateway.testsupport;
 
 import io.legacygateway.GatewayApplication;
 import io.legacygateway.adapters.outbox.OutboxRow;
+import io.legacygateway.inbox.InboxDeliveryHook;
 import io.legacygateway.relay.RelayCycleHook;
 import java.util.Arrays;
 import java.util.List;
@@ -19,7 +20,9 @@ import org.springframework.boot.SpringApplication;
  *   <li>{@code before-commit}: an XA cycle's branches both prepared and the transaction's record written, neither
  *       committed.</li>
  * </ul>
- * Without the argument it is the plain gateway.
+ * The same windows for an inbox consumer's batch with {@code transactionMode: XA}: {@code before-prepare} before its
+ * first branch (the broker's) prepares, {@code between-prepares} before the second (the database's),
+ * {@code before-commit} before the first branch commits. Without the argument it is the plain gateway.
  */
 public final class HaltingGateway {
 
@@ -39,29 +42,46 @@ public final class HaltingGateway {
                     @Override
                     public void afterPublishBeforeMark(String relay, List<OutboxRow> published) {
                         if (window.equals("before-prepare") && !published.isEmpty()) {
-                            halt(relay, window);
+                            halt("relay '" + relay + "'", window);
                         }
                     }
 
                     @Override
                     public void beforeBranchPrepare(String relay) {
                         if (window.equals("between-prepares") && prepares.incrementAndGet() == 2) {
-                            halt(relay, window);
+                            halt("relay '" + relay + "'", window);
                         }
                     }
 
                     @Override
                     public void beforeBranchCommit(String relay) {
                         if (window.equals("before-commit")) {
-                            halt(relay, window);
+                            halt("relay '" + relay + "'", window);
+                        }
+                    }
+                }));
+        application.addInitializers(context -> context.getBeanFactory().registerSingleton("haltingInboxHook",
+                new InboxDeliveryHook() {
+                    @Override
+                    public void beforeBranchPrepare(String consumer) {
+                        int n = prepares.incrementAndGet();
+                        if (window.equals("before-prepare") && n == 1 || window.equals("between-prepares") && n == 2) {
+                            halt("inbox-consumer '" + consumer + "'", window);
+                        }
+                    }
+
+                    @Override
+                    public void beforeBranchCommit(String consumer) {
+                        if (window.equals("before-commit")) {
+                            halt("inbox-consumer '" + consumer + "'", window);
                         }
                     }
                 }));
         application.run(args);
     }
 
-    private static void halt(String relay, String window) {
-        System.out.println("HALT relay '" + relay + "' " + window);
+    private static void halt(String who, String window) {
+        System.out.println("HALT " + who + " " + window);
         System.out.flush();
         Runtime.getRuntime().halt(STATUS);
     }

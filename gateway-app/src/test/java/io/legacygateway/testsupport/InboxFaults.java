@@ -40,6 +40,18 @@ public class InboxFaults implements InboxDeliveryHook {
     private final Map<String, CyclicBarrier> barriers = new ConcurrentHashMap<>();
     private final Map<String, AtomicInteger> attempts = new ConcurrentHashMap<>();
     private final Map<String, List<InboxOutcome>> outcomes = new ConcurrentHashMap<>();
+    private final Map<String, AtomicInteger> branchCommits = new ConcurrentHashMap<>();
+
+    /** How many branches of this consumer's global transactions committed in phase two (XA; one phase: none). */
+    public int branchCommits(String consumer) {
+        AtomicInteger n = branchCommits.get(consumer);
+        return n == null ? 0 : n.get();
+    }
+
+    @Override
+    public void beforeBranchCommit(String consumer) {
+        branchCommits.computeIfAbsent(consumer, c -> new AtomicInteger()).incrementAndGet();
+    }
 
     /** The next delivery of this event commits its database transaction, then fails before the acknowledgement. */
     public void crashAfterCommitBeforeAckOnce(String eventId) {

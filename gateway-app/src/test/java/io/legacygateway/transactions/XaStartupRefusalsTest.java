@@ -32,6 +32,15 @@ class XaStartupRefusalsTest {
     }
 
     @Test
+    void anXaInboxConsumerWithoutTheObjectStoreFolderFailsNamingItsParameterAndTheKey() {
+        String consumer = "inbox-consumer 'wallet' parameter 'transactionMode'";
+        XaTransactions xa = new XaTransactions(new GatewayProperties.Transactions(" ", "gw-1",
+                Duration.ofSeconds(30)));
+        assertThatThrownBy(() -> xa.start(consumer)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith(consumer + " is XA, which needs gateway.transactions.log-dir");
+    }
+
+    @Test
     void withoutANodeNameTheStartFailsNamingTheKey() {
         XaTransactions xa = new XaTransactions(new GatewayProperties.Transactions("/var/lib/gw/tx", " ",
                 Duration.ofSeconds(30)));

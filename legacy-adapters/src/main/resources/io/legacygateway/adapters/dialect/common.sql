@@ -294,3 +294,15 @@ SELECT CAST(d.{key} AS VARCHAR(255)) FROM {domain} d WHERE NOT EXISTS (SELECT 1 
 -- One operator action (OperationAuditStore); the table is ddl/<dialect>/operations.sql. Rows are only ever inserted.
 -- binds: at, actor, operation, target, selection, dry run, affected, detail
 INSERT INTO gateway_operation_audit (at, actor, operation, target, selection, dry_run, affected, detail) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+
+-- Inbox consumers with transactionMode XA: a batch's database work is one savepoint of the global transaction's
+-- branch, so a failing batch is undone without ending the branch (which would roll the JMS receive back with it).
+-- {savepoint} is a quoted identifier.
+-- name: xa.savepoint
+SAVEPOINT {savepoint}
+
+-- name: xa.rollbackToSavepoint
+ROLLBACK TO SAVEPOINT {savepoint}
+
+-- name: xa.releaseSavepoint
+RELEASE SAVEPOINT {savepoint}
