@@ -54,6 +54,9 @@ final class Narayana {
         } catch (IOException e) {
             throw new UncheckedIOException(XaTransactions.LOG_DIR + ": cannot create " + store, e);
         }
+        // the unnamed instance is the action store, where the records of prepared transactions go (without it they
+        // went to PutObjectStoreDirHere in the working directory, where a restart elsewhere could not find them)
+        BeanPopulator.getDefaultInstance(ObjectStoreEnvironmentBean.class).setObjectStoreDir(store.toString());
         for (String name : List.of("default", "communicationStore", "stateStore")) {
             ObjectStoreEnvironmentBean bean = BeanPopulator.getNamedInstance(ObjectStoreEnvironmentBean.class, name);
             bean.setObjectStoreDir(store.toString());
@@ -69,7 +72,10 @@ final class Narayana {
         periodic.setRecoveryListener(false); // no socket: the gateway needs no remote trigger of a recovery pass
         periodic.setPeriodicRecoveryPeriod(recoverySeconds);
         periodic.setRecoveryBackoffPeriod(Math.max(1, Math.min(10, recoverySeconds / 2)));
-        BeanPopulator.getDefaultInstance(CoordinatorEnvironmentBean.class).setDefaultTimeout(60);
+        CoordinatorEnvironmentBean coordinator = BeanPopulator.getDefaultInstance(CoordinatorEnvironmentBean.class);
+        coordinator.setDefaultTimeout(60);
+        // no transaction status service either: it listens on a port for remote status queries this gateway never has
+        coordinator.setTransactionStatusManagerEnable(false);
         configured = wanted;
     }
 

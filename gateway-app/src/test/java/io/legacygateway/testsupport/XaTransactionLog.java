@@ -5,6 +5,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.UUID;
+import java.util.stream.Stream;
 import org.springframework.test.context.DynamicPropertyRegistry;
 
 /**
@@ -41,6 +42,27 @@ public final class XaTransactionLog {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /**
+     * Narayana's records of transactions between their prepares and their commit in {@code store} (files of its
+     * {@code AtomicAction} folder); {@code 0} when there is none.
+     */
+    public static long transactionRecords(Path store) {
+        if (!Files.isDirectory(store)) {
+            return 0;
+        }
+        try (Stream<Path> files = Files.walk(store)) {
+            return files.filter(Files::isRegularFile)
+                    .filter(f -> f.getParent().getFileName().toString().equals("AtomicAction")).count();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Whether Narayana made its own default store (not the configured one) in {@code workDir}. */
+    public static boolean defaultStoreIn(Path workDir) {
+        return Files.exists(workDir.resolve("PutObjectStoreDirHere"));
     }
 
     public static void register(DynamicPropertyRegistry registry) {
