@@ -11,7 +11,7 @@ class MariaDbXaOutboxRelayTest extends XaOutboxRelayContractTest {
 
     @DynamicPropertySource
     static void legacyDatabaseAndBroker(DynamicPropertyRegistry registry) {
-        LegacyDatabases.register(registry, "legacy", TestDatabase.POSTGRES, MariaDbXaOutboxRelayTest.class);
+        LegacyDatabases.register(registry, "legacy", TestDatabase.MARIADB, MariaDbXaOutboxRelayTest.class);
         StandaloneBroker.register(registry);
         XaTransactionLog.register(registry);
     }
