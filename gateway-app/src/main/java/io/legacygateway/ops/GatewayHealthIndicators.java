@@ -1,6 +1,7 @@
 package io.legacygateway.ops;
 
 import io.legacygateway.config.GatewayDataSources;
+import io.legacygateway.transactions.XaTransactions;
 import jakarta.jms.Connection;
 import jakarta.jms.ConnectionFactory;
 import java.sql.SQLException;
@@ -70,6 +71,37 @@ public final class GatewayHealthIndicators {
                 // reported, not thrown: a thrown failure is logged with its stack trace at every probe and sample
                 builder.down().withDetail("error", String.valueOf(e.getMessage())
                         + (e.getCause() == null ? "" : " <- " + e.getCause()));
+            }
+        }
+    }
+
+    /**
+     * {@code xaTransactions}: the XA relays' global transactions; {@code started: false} while no relay runs XA (then
+     * it reads nothing of Narayana). Details {@code inDoubt} (records in the object store: commit decided, a branch
+     * not yet committed) and {@code heuristics} (heuristic outcomes since this start). Always UP: in-doubt work is
+     * recovery's, and a heuristic outcome needs an operator, not fewer requests (readiness DOWN would take away the
+     * REST API the operator inspects it with); the alert on {@code gateway_xa_transactions_total{outcome="heuristic"}}
+     * calls them. DOWN only when the object store cannot be read.
+     */
+    public static class Xa extends AbstractHealthIndicator {
+        private final XaTransactions xa;
+
+        public Xa(XaTransactions xa) {
+            super("XA transactions health check failed");
+            this.xa = xa;
+        }
+
+        @Override
+        protected void doHealthCheck(Health.Builder builder) {
+            if (!xa.started()) {
+                builder.up().withDetail("started", false);
+                return;
+            }
+            try {
+                builder.up().withDetail("started", true).withDetail("inDoubt", xa.inDoubt())
+                        .withDetail("heuristics", xa.heuristics());
+            } catch (RuntimeException e) {
+                builder.down().withDetail("started", true).withDetail("error", String.valueOf(e.getMessage()));
             }
         }
     }

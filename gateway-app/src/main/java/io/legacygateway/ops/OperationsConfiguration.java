@@ -8,6 +8,7 @@ import io.legacygateway.inbox.InboxConsumerFactory;
 import io.legacygateway.operator.GatewayMBeans;
 import io.legacygateway.operator.OperationAudit;
 import io.legacygateway.relay.OutboxRelayFactory;
+import io.legacygateway.transactions.XaTransactions;
 import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.jms.ConnectionFactory;
 import java.time.Clock;
@@ -71,5 +72,11 @@ public class OperationsConfiguration {
     @Bean
     GatewayHealthIndicators.Broker brokerHealthIndicator(ConnectionFactory connectionFactory) {
         return new GatewayHealthIndicators.Broker(BrokerConnections.nativeFactory(connectionFactory));
+    }
+
+    /** Readiness detail: the XA relays' in-doubt transactions and heuristic outcomes (always UP, see the class). */
+    @Bean
+    GatewayHealthIndicators.Xa xaTransactionsHealthIndicator(XaTransactions xa) {
+        return new GatewayHealthIndicators.Xa(xa);
     }
 }

@@ -17,7 +17,8 @@ import picocli.CommandLine.Parameters;
  * {@code java -jar gateway-app.jar reconcile [relay] [--all] [--intent-id=ID] [--json]}: the reconciliation report of a
  * running gateway, through its REST API ({@link GatewayApiOptions}: {@code --gateway=http://host:8080 --user=...
  * --password=...} or {@code GATEWAY_URL}, {@code GATEWAY_USER}, {@code GATEWAY_PASSWORD}). Exits 1 when an intent needs
- * attention (any decision but DOMAIN_AND_INTENT_COMMITTED), so that a scheduler can alert on it, and when the gateway
+ * attention (any decision but DOMAIN_AND_INTENT_COMMITTED) or an XA transaction stays in doubt longer than
+ * {@code stuck-after}, so that a scheduler can alert on it, and when the gateway
  * refuses.
  */
 @Command(name = "reconcile", description = "the reconciliation report of a running gateway; exit 1 on findings")

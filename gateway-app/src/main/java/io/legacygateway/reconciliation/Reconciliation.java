@@ -19,8 +19,11 @@ import io.legacygateway.reconciliation.IntentFacts.OutboxState;
 import io.legacygateway.relay.OutboxRelay;
 import io.legacygateway.relay.OutboxRelayFactory;
 import io.legacygateway.relay.RelaySettings;
+import io.legacygateway.transactions.InDoubtTransactions;
 import io.legacygateway.transactions.TransactionMode;
+import io.legacygateway.transactions.XaTransactions;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -41,8 +44,8 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * <p>What a report covers, per relay: the first {@code limit} waiting rows and FAILED rows of the outbox; rows with
  * repeated attempts, or with a duplicate the relay cannot explain, in the attempt log within {@code window}; with
  * {@code includeCommitted}, rows published within the window; and, where a {@code domainTable} is configured, its
- * rows without an intent. An empty report means only that this query found nothing; it proves nothing about
- * consumers.
+ * rows without an intent; once a relay runs XA, this node's transactions in doubt ({@link InDoubtTransactions}, a
+ * finding once older than {@code stuckAfter}). An empty report means only that this query found nothing.
  */
 public class Reconciliation {
 
@@ -54,9 +57,11 @@ public class Reconciliation {
     private final GatewayDataSources dataSources;
     private final Clock clock;
     private final IntentClassifier classifier;
+    private final XaTransactions xa;
 
     public Reconciliation(GatewayProperties properties, OutboxRelayFactory relays, GatewayDataSources dataSources,
-                          Clock clock) {
+                          Clock clock, XaTransactions xa) {
+        this.xa = xa;
         this.settings = properties.reconciliation();
         this.relays = relays;
         this.dataSources = dataSources;
@@ -64,9 +69,10 @@ public class Reconciliation {
         this.classifier = new IntentClassifier(settings.stuckAfter(), settings.stuckAttempts());
     }
 
-    /** A report's answer. */
+    /** A report's answer; {@code inDoubt} is {@code null} while no relay runs XA. */
     public record Report(Instant generatedAt, String scope, Map<ReconciliationDecision, Integer> counts,
-                         List<IntentEvidence> intents, List<String> notes) {
+                         List<IntentEvidence> intents, List<String> notes, InDoubtTransactions inDoubt,
+                         Duration stuckAfter) {
 
         /** The report as an operator reads it: scope, counts, each evidence record, notes. */
         public String render() {
@@ -77,15 +83,19 @@ public class Reconciliation {
             for (IntentEvidence e : intents) {
                 out.append("\n[").append(e.relay()).append("]\n").append(e.render()).append('\n');
             }
+            if (inDoubt != null) {
+                out.append('\n').append(inDoubt.render(generatedAt));
+            }
             notes.forEach(n -> out.append("\nNote: ").append(n));
             return out.append('\n').toString();
         }
 
-        /** Whether an intent needs attention (any decision but DOMAIN_AND_INTENT_COMMITTED). */
+        /** Whether an intent needs attention (any decision but DOMAIN_AND_INTENT_COMMITTED) or stays in doubt. */
         @JsonProperty(value = "findings", access = JsonProperty.Access.READ_ONLY)
         public boolean findings() {
             return counts.entrySet().stream().anyMatch(e -> e.getKey()
-                    != ReconciliationDecision.DOMAIN_AND_INTENT_COMMITTED && e.getValue() > 0);
+                    != ReconciliationDecision.DOMAIN_AND_INTENT_COMMITTED && e.getValue() > 0)
+                    || inDoubt != null && inDoubt.anyOlderThan(stuckAfter, generatedAt);
         }
     }
 
@@ -132,7 +142,7 @@ public class Reconciliation {
                 + " where a domainTable is configured. Stuck: waiting longer than "
                 + DurationText.format(settings.stuckAfter()) + ", or " + settings.stuckAttempts()
                 + " attempts, or FAILED" + (intentId == null ? "" : ". Only intent " + intentId);
-        return new Report(now, scope, counts, listed, notes);
+        return new Report(now, scope, counts, listed, notes, xa.listInDoubt(), settings.stuckAfter());
     }
 
     private List<IntentEvidence> evidence(OutboxRelay relay, boolean published, Instant now, List<String> notes) {

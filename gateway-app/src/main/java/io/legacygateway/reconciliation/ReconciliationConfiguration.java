@@ -3,6 +3,7 @@ package io.legacygateway.reconciliation;
 import io.legacygateway.config.GatewayDataSources;
 import io.legacygateway.config.GatewayProperties;
 import io.legacygateway.relay.OutboxRelayFactory;
+import io.legacygateway.transactions.XaTransactions;
 import java.time.Clock;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -16,7 +17,7 @@ public class ReconciliationConfiguration {
 
     @Bean
     Reconciliation reconciliation(GatewayProperties properties, OutboxRelayFactory relays,
-                                  GatewayDataSources dataSources, Clock clock) {
-        return new Reconciliation(properties, relays, dataSources, clock);
+                                  GatewayDataSources dataSources, Clock clock, XaTransactions xa) {
+        return new Reconciliation(properties, relays, dataSources, clock, xa);
     }
 }

@@ -38,11 +38,11 @@ public class RelayConfiguration {
 
     /**
      * Narayana for relays with {@code transactionMode: XA}, started by the first of them: while no relay uses XA it
-     * starts nothing, and it is never the application's transaction manager.
+     * starts nothing, registers no meter, and it is never the application's transaction manager.
      */
     @Bean
-    XaTransactions xaTransactions(GatewayProperties properties) {
-        return new XaTransactions(properties.transactions());
+    XaTransactions xaTransactions(GatewayProperties properties, MeterRegistry meters) {
+        return new XaTransactions(properties.transactions(), meters);
     }
 
     @Bean

@@ -5,11 +5,18 @@ import com.arjuna.ats.arjuna.common.CoreEnvironmentBean;
 import com.arjuna.ats.arjuna.common.CoreEnvironmentBeanException;
 import com.arjuna.ats.arjuna.common.ObjectStoreEnvironmentBean;
 import com.arjuna.ats.arjuna.common.RecoveryEnvironmentBean;
+import com.arjuna.ats.arjuna.common.Uid;
+import com.arjuna.ats.arjuna.exceptions.ObjectStoreException;
+import com.arjuna.ats.arjuna.objectstore.StoreManager;
 import com.arjuna.ats.arjuna.recovery.RecoveryManager;
+import com.arjuna.ats.arjuna.state.InputObjectState;
+import com.arjuna.ats.internal.arjuna.common.UidHelper;
 import com.arjuna.ats.internal.jta.recovery.arjunacore.XARecoveryModule;
 import com.arjuna.ats.internal.jta.transaction.arjunacore.TransactionManagerImple;
 import com.arjuna.ats.internal.jta.transaction.arjunacore.UserTransactionImple;
 import com.arjuna.ats.jta.common.JTAEnvironmentBean;
+import com.arjuna.ats.jta.xa.XATxConverter;
+import com.arjuna.ats.jta.xa.XidImple;
 import com.arjuna.common.internal.util.propertyservice.BeanPopulator;
 import jakarta.transaction.TransactionManager;
 import jakarta.transaction.UserTransaction;
@@ -17,7 +24,10 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
+import javax.transaction.xa.Xid;
 
 /**
  * Every call into Narayana: its environment beans (set once per JVM before its first transaction), its transaction
@@ -26,6 +36,9 @@ import java.util.List;
  * loads the types its methods catch and the interfaces they pass values as).
  */
 final class Narayana {
+
+    /** The object store's type of a top-level transaction's record (AtomicAction's), written once all prepared. */
+    private static final String TRANSACTION_RECORD = "/StateManager/BasicAction/TwoPhaseCoordinator/AtomicAction";
 
     private static RecoveryManager recovery;
     /** What the first start in this JVM configured: Narayana's environment beans cannot change afterwards. */
@@ -117,6 +130,53 @@ final class Narayana {
         XARecoveryModule module = XARecoveryModule.getRegisteredXARecoveryModule();
         if (module != null) {
             module.removeXAResourceRecoveryHelper(resource);
+        }
+    }
+
+    /**
+     * The global ids of the transaction records in the object store: transactions whose branches all prepared and
+     * whose commit was decided, not yet completed on every branch (a commit running right now, or work for recovery).
+     *
+     * @throws IllegalStateException when the store cannot be read
+     */
+    static List<String> recordedTransactions() {
+        InputObjectState state = new InputObjectState();
+        List<String> ids = new ArrayList<>();
+        try {
+            if (!StoreManager.getRecoveryStore().allObjUids(TRANSACTION_RECORD, state)) {
+                throw new IllegalStateException("Narayana's object store did not list its transaction records");
+            }
+            // the listing is a sequence of packed Uids ended by the null Uid
+            Uid uid = UidHelper.unpackFrom(state);
+            while (uid.notEquals(Uid.nullUid())) {
+                ids.add(uid.stringForm());
+                uid = UidHelper.unpackFrom(state);
+            }
+        } catch (ObjectStoreException | IOException e) {
+            throw new IllegalStateException("Narayana's object store cannot be read: " + e.getMessage(), e);
+        }
+        return ids;
+    }
+
+    /** The global id of a branch Narayana's node {@code nodeId} made, {@code null} for another node's or manager's. */
+    static String globalIdOf(Xid xid, String nodeId) {
+        if (xid.getFormatId() != XATxConverter.FORMAT_ID) {
+            return null;
+        }
+        XidImple ours = new XidImple(xid);
+        return nodeId.equals(XATxConverter.getNodeName(ours.getXID())) ? ours.getTransactionUid().stringForm() : null;
+    }
+
+    /**
+     * When the transaction of a global id began: a Uid's fourth field is its creation time in seconds since the
+     * epoch (hexadecimal); {@code null} when the id does not have that form.
+     */
+    static Instant begunAt(String globalId) {
+        String[] fields = globalId.split(":");
+        try {
+            return fields.length == 5 ? Instant.ofEpochSecond(Long.parseLong(fields[3], 16)) : null;
+        } catch (NumberFormatException e) {
+            return null;
         }
     }
 }

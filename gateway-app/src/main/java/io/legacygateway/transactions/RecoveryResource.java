@@ -5,9 +5,11 @@ import jakarta.jms.JMSException;
 import jakarta.jms.XAConnectionFactory;
 import jakarta.jms.XASession;
 import java.sql.SQLException;
+import java.util.List;
 import javax.sql.XAConnection;
 import javax.sql.XADataSource;
 import javax.transaction.xa.XAResource;
+import javax.transaction.xa.Xid;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -95,6 +97,24 @@ public final class RecoveryResource implements XAResourceRecoveryHelper, AutoClo
                 }
             };
         });
+    }
+
+    /** What the operator reads: {@code datasource 'legacy'} or {@code the broker}. */
+    public String name() {
+        return name;
+    }
+
+    /**
+     * The prepared branches the resource manager reports now (every node's), on a connection of its own that is
+     * closed again, so that a report never disturbs recovery's.
+     *
+     * @throws Exception when the resource manager cannot be reached or refuses the scan
+     */
+    List<Xid> prepared() throws Exception {
+        try (Opened scan = opener.open()) {
+            Xid[] xids = scan.resource().recover(XAResource.TMSTARTRSCAN | XAResource.TMENDRSCAN);
+            return xids == null ? List.of() : List.of(xids);
+        }
     }
 
     @Override

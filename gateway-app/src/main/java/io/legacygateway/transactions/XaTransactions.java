@@ -1,17 +1,25 @@
 package io.legacygateway.transactions;
 
 import io.legacygateway.config.GatewayProperties;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.jms.XAConnectionFactory;
 import jakarta.transaction.Status;
 import jakarta.transaction.SystemException;
 import jakarta.transaction.Transaction;
 import jakarta.transaction.TransactionManager;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import javax.sql.XADataSource;
+import javax.transaction.xa.Xid;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.DisposableBean;
@@ -34,15 +42,27 @@ public class XaTransactions implements DisposableBean {
     public static final String NODE_ID = "gateway.transactions.node-id";
 
     private final GatewayProperties.Transactions settings;
+    /** Where {@link #start} registers the XA meters; {@code null}: none. */
+    private final MeterRegistry meters;
     private final List<RecoveryResource> helpers = new ArrayList<>();
     /** The resource managers recovery asks already (datasource names, the broker): relays and consumers share them. */
     private final Set<String> recovered = new HashSet<>();
     /** Narayana's (arjunacore) transaction manager, whose transactions are per thread; set by {@link #start}. */
     private TransactionManager transactionManager;
-    private JtaTransactionManager platform;
+    private XaOutcomes platform;
+    private boolean metered;
 
     public XaTransactions(GatewayProperties.Transactions settings) {
+        this(settings, null);
+    }
+
+    /**
+     * @param meters where {@link #start} registers {@code gateway_xa_transactions_total{outcome}} and
+     *               {@code gateway_xa_in_doubt} ({@code null}: nowhere); nothing is registered before
+     */
+    public XaTransactions(GatewayProperties.Transactions settings, MeterRegistry meters) {
         this.settings = settings;
+        this.meters = meters;
     }
 
     /**
@@ -69,8 +89,15 @@ public class XaTransactions implements DisposableBean {
         Narayana.configure(store, settings.nodeId(), Math.max(1, (int) settings.recoveryInterval().toSeconds()));
         Narayana.startRecovery();
         transactionManager = Narayana.transactionManager();
-        platform = new JtaTransactionManager(Narayana.userTransaction(), transactionManager);
-        platform.afterPropertiesSet();
+        JtaTransactionManager jta = new JtaTransactionManager(Narayana.userTransaction(), transactionManager);
+        jta.afterPropertiesSet();
+        platform = new XaOutcomes(jta, meters);
+        if (meters != null && !metered) {
+            Gauge.builder("gateway.xa.in_doubt", this, XaTransactions::recordedNow)
+                    .description("transaction records in Narayana's object store: commit decided, a branch not yet"
+                            + " committed (recovery's work, or a commit running at this instant)").register(meters);
+            metered = true;
+        }
         log.info("XA transactions: Narayana with object store {}, node '{}', periodic recovery every {}", store,
                 settings.nodeId(), settings.recoveryInterval());
         if (store.startsWith(Path.of(System.getProperty("java.io.tmpdir")).toAbsolutePath())) {
@@ -98,6 +125,67 @@ public class XaTransactions implements DisposableBean {
             throw new IllegalStateException("XA transactions are not started");
         }
         return platform;
+    }
+
+    /**
+     * How many transaction records Narayana's object store holds now (commit decided, not yet complete on every
+     * branch); 0 while XA is not started.
+     *
+     * @throws IllegalStateException when the store cannot be read
+     */
+    public synchronized int inDoubt() {
+        return transactionManager == null ? 0 : Narayana.recordedTransactions().size();
+    }
+
+    /** Heuristic outcomes of the global transactions since this start (an operator must look at each). */
+    public synchronized long heuristics() {
+        return platform == null ? 0 : platform.heuristics();
+    }
+
+    /** For the gauge: NaN when the store cannot be read (a scrape never fails on it). */
+    private double recordedNow() {
+        try {
+            return inDoubt();
+        } catch (RuntimeException e) {
+            return Double.NaN;
+        }
+    }
+
+    /**
+     * This node's incomplete global transactions: the object store's records and every registered database's and
+     * the broker's prepared branches of this node, by global id, oldest first; {@code null} while XA is not started.
+     * Each resource manager is scanned on a connection of its own.
+     */
+    public InDoubtTransactions listInDoubt() {
+        List<RecoveryResource> resources;
+        synchronized (this) {
+            if (transactionManager == null) {
+                return null;
+            }
+            resources = List.copyOf(helpers);
+        }
+        Set<String> recorded = new LinkedHashSet<>(Narayana.recordedTransactions());
+        Map<String, List<String>> prepared = new LinkedHashMap<>();
+        recorded.forEach(id -> prepared.put(id, new ArrayList<>()));
+        List<String> unscanned = new ArrayList<>();
+        for (RecoveryResource r : resources) {
+            try {
+                for (Xid xid : r.prepared()) {
+                    String id = Narayana.globalIdOf(xid, settings.nodeId());
+                    if (id != null) {
+                        prepared.computeIfAbsent(id, k -> new ArrayList<>()).add(r.name());
+                    }
+                }
+            } catch (Exception e) {
+                unscanned.add(r.name() + " (" + e + ")");
+            }
+        }
+        List<InDoubtTransactions.InDoubtTransaction> all = new ArrayList<>();
+        prepared.forEach((id, on) -> all.add(new InDoubtTransactions.InDoubtTransaction(id, Narayana.begunAt(id),
+                recorded.contains(id), List.copyOf(on))));
+        all.sort(Comparator.comparing(InDoubtTransactions.InDoubtTransaction::begunAt,
+                Comparator.nullsFirst(Comparator.<Instant>naturalOrder())));
+        return new InDoubtTransactions(settings.nodeId(), all, unscanned);
     }
 
     /** The active global transaction of this thread, {@code null} when there is none. */

@@ -2,6 +2,8 @@ package io.legacygateway.relay;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.legacygateway.envelope.EnvelopeMessages;
 import io.legacygateway.testsupport.GatewayProcess;
 import io.legacygateway.testsupport.HaltingGateway;
@@ -11,6 +13,12 @@ import io.legacygateway.testsupport.QueueProbe;
 import io.legacygateway.testsupport.StandaloneArtemis;
 import io.legacygateway.testsupport.TestDatabase;
 import io.legacygateway.testsupport.XaTransactionLog;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -18,7 +26,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.UUID;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.awaitility.Awaitility;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
@@ -38,6 +49,10 @@ import org.springframework.jdbc.datasource.DriverManagerDataSource;
  *   <li>Crash between the two prepares (no record written): recovery rolls the prepared branch back (presumed abort,
  *       branches of its own node only) and the relay publishes the row again, once.</li>
  *   <li>Crash before prepare: nothing happened on either side; after the restart the row is published once.</li>
+ *   <li>Crash after both prepares, restarted while the broker is away: the restarted gateway's
+ *       {@code gateway_xa_in_doubt} and readiness detail {@code inDoubt} read 1 (the crashed process's record, from
+ *       the object store) while recovery can commit the database's branch only; once the broker is back, recovery
+ *       commits its branch and both read 0: the event once on the queue, one attempt.</li>
  * </ul>
  */
 @Tag("xa-crash") // left out of the default run for its length: -Pxa-crash-windows (docs/testing.md)
@@ -51,6 +66,7 @@ abstract class XaCrashWindowContractTest {
     private String url;
     private OutboxRows rows;
     private QueueProbe broker;
+    private StandaloneArtemis artemis;
     private Path objectStore;
     private int starts;
 
@@ -80,7 +96,8 @@ abstract class XaCrashWindowContractTest {
         url = LegacyDatabases.directUrl("legacy", database(), getClass());
         rows = new OutboxRows(new DriverManagerDataSource(url, database().username(), ""));
         rows.clear();
-        broker = new QueueProbe(StandaloneArtemis.shared().adminConnectionFactory());
+        artemis = StandaloneArtemis.shared();
+        broker = new QueueProbe(artemis.adminConnectionFactory());
         objectStore = XaTransactionLog.fresh();
     }
 
@@ -160,6 +177,84 @@ abstract class XaCrashWindowContractTest {
         assertThat(eventIds(queue)).as("exactly once").containsExactly(id);
     }
 
+    @Test
+    void aCrashAfterBothPreparesStaysInDoubtAfterTheRestartUntilRecoveryCommitsIt() throws Exception {
+        String queue = "it.xa.indoubt." + UUID.randomUUID().toString().substring(0, 8);
+        String id = rows.insert("order-4", "OrderCreated", "{\"n\":4}");
+        GatewayProcess.Running crashed = gateway(queue, "before-commit");
+        assertThat(crashed.awaitExit(START)).as(crashed.output()).isEqualTo(HaltingGateway.STATUS);
+        artemis.kill(); // away at the restart: recovery can commit the database's branch, not the broker's
+        int port = freePort();
+        GatewayProcess.Running restarted = null;
+        try {
+            restarted = gateway(queue, "", "--server.port=" + port);
+            GatewayProcess.Running running = restarted;
+            try {
+                Awaitility.await("recovery commits the database's branch").atMost(Duration.ofSeconds(120))
+                        .pollInterval(Duration.ofMillis(500)).ignoreExceptions()
+                        .until(() -> "PUBLISHED".equals(rows.status(id)) && inDoubt(port) == 1);
+            } catch (ConditionTimeoutException e) {
+                throw new AssertionError("row " + rows.status(id) + ", alive " + running.alive() + ", prepared "
+                        + preparedBranches(rows, nodeId()) + "\n" + probe(port, "/actuator/prometheus") + "\n"
+                        + probe(port, "/actuator/health/readiness") + "\n" + running.output(), e);
+            }
+            assertThat(preparedBranches(rows, nodeId())).isZero();
+            assertThat(readinessInDoubt(port)).as("the readiness detail").isEqualTo(1);
+            artemis.start();
+            Awaitility.await("recovery commits the broker's branch").atMost(Duration.ofSeconds(120))
+                    .pollInterval(Duration.ofMillis(500)).ignoreExceptions()
+                    .until(() -> inDoubt(port) == 0 && broker.count(queue) == 1);
+            assertThat(readinessInDoubt(port)).isZero();
+        } finally {
+            if (!artemis.running()) {
+                artemis.start();
+            }
+            if (restarted != null) {
+                restarted.stop();
+            }
+        }
+        assertThat(eventIds(queue)).as("exactly once").containsExactly(id);
+        assertThat(attempts(id)).as("recovery completed the first attempt").isEqualTo(1);
+    }
+
+    /** {@code gateway_xa_in_doubt} as the restarted gateway's Prometheus endpoint exports it. */
+    private static double inDoubt(int port) throws Exception {
+        String text = get(port, "/actuator/prometheus");
+        Matcher m = Pattern.compile("(?m)^gateway_xa_in_doubt(\\{[^}]*})? (\\S+)$").matcher(text);
+        if (!m.find()) {
+            throw new IllegalStateException("gateway_xa_in_doubt is not exported");
+        }
+        return Double.parseDouble(m.group(2));
+    }
+
+    /** The readiness group's {@code xaTransactions} detail {@code inDoubt} (the group may answer 503). */
+    private static int readinessInDoubt(int port) throws Exception {
+        JsonNode health = new ObjectMapper().readTree(get(port, "/actuator/health/readiness"));
+        return health.at("/components/xaTransactions/details/inDoubt").asInt(-1);
+    }
+
+    private static String get(int port, String path) throws Exception {
+        HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                URI.create("http://127.0.0.1:" + port + path)).timeout(Duration.ofSeconds(10)).build(),
+                HttpResponse.BodyHandlers.ofString());
+        return r.body();
+    }
+
+    private static String probe(int port, String path) {
+        try {
+            String body = get(port, path);
+            return body.lines().filter(l -> l.contains("xa") || l.startsWith("{")).toList().toString();
+        } catch (Exception e) {
+            return path + ": " + e;
+        }
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0)) {
+            return s.getLocalPort();
+        }
+    }
+
     private List<String> eventIds(String queue) {
         return broker.drain(queue).stream().map(m -> QueueProbe.property(m, EnvelopeMessages.ID)).toList();
     }
@@ -169,8 +264,11 @@ abstract class XaCrashWindowContractTest {
                 Integer.class, eventId);
     }
 
-    /** A gateway with one XA relay of the outbox to {@code queue}, halting in {@code window} (empty: never). */
-    private GatewayProcess.Running gateway(String queue, String window) throws Exception {
+    /**
+     * A gateway with one XA relay of the outbox to {@code queue}, halting in {@code window} (empty: never), with
+     * {@code extra} arguments.
+     */
+    private GatewayProcess.Running gateway(String queue, String window, String... extra) throws Exception {
         Path routes = Files.createDirectories(workDir.resolve("routes"));
         Files.writeString(routes.resolve("xa.yaml"), String.join("\n",
                 "- templatedRoute:",
@@ -182,7 +280,7 @@ abstract class XaCrashWindowContractTest {
                 "      - { name: destination, value: 'queue:" + queue + "' }",
                 "      - { name: pollInterval, value: 200ms }",
                 "      - { name: transactionMode, value: XA }", ""));
-        StandaloneArtemis artemis = StandaloneArtemis.shared();
+        // not StandaloneArtemis.shared(): that starts the broker again, and a test restarts the gateway without it
         List<String> args = new ArrayList<>(List.of("--spring.profiles.active=test",
                 "--gateway.datasources.legacy.url=" + url,
                 "--gateway.datasources.legacy.username=" + database().username(),
@@ -197,6 +295,7 @@ abstract class XaCrashWindowContractTest {
         if (!window.isEmpty()) {
             args.add(HaltingGateway.ARGUMENT + window);
         }
+        args.addAll(List.of(extra));
         // each start in a working directory of its own: recovery must find the records in the configured store,
         // not in a folder of the crashed process's working directory
         Path cwd = Files.createDirectories(workDir.resolve("run-" + (++starts)));

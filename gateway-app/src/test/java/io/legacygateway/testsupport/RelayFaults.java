@@ -29,6 +29,9 @@ public class RelayFaults implements RelayCycleHook {
     private final Map<String, CountDownLatch> reached = new ConcurrentHashMap<>();
     private final Map<String, List<List<String>>> batches = new ConcurrentHashMap<>();
     private final Map<String, AtomicInteger> branchCommits = new ConcurrentHashMap<>();
+    private final Map<String, CountDownLatch> commitPaused = new ConcurrentHashMap<>();
+    private final Map<String, CountDownLatch> commitReached = new ConcurrentHashMap<>();
+    private final Map<String, Runnable> onCommitRelease = new ConcurrentHashMap<>();
 
     public void crashOnceAfterPublish(String relay) {
         crashOnce.put(relay, true);
@@ -65,9 +68,45 @@ public class RelayFaults implements RelayCycleHook {
         return n == null ? 0 : n.get();
     }
 
+    /**
+     * The relay's next XA cycle waits before its first branch commits in phase two (every branch prepared, the
+     * transaction's record written) until {@link #releaseBranchCommit}, then runs {@code thenRun} and goes on
+     * committing.
+     */
+    public void pauseBeforeBranchCommit(String relay, Runnable thenRun) {
+        commitReached.put(relay, new CountDownLatch(1));
+        onCommitRelease.put(relay, thenRun);
+        commitPaused.put(relay, new CountDownLatch(1));
+    }
+
+    /** Waits until the paused relay's cycle holds its prepared branches. */
+    public void awaitBranchCommitPaused(String relay) throws InterruptedException {
+        if (!commitReached.get(relay).await(30, TimeUnit.SECONDS)) {
+            throw new IllegalStateException("relay '" + relay + "' never reached the commit pause");
+        }
+    }
+
+    public void releaseBranchCommit(String relay) {
+        CountDownLatch latch = commitPaused.get(relay);
+        if (latch != null) {
+            latch.countDown();
+        }
+    }
+
     @Override
     public void beforeBranchCommit(String relay) {
         branchCommits.computeIfAbsent(relay, r -> new AtomicInteger()).incrementAndGet();
+        CountDownLatch latch = commitPaused.get(relay);
+        if (latch != null) {
+            commitReached.get(relay).countDown();
+            try {
+                latch.await(60, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            commitPaused.remove(relay); // the cycle's other branches commit without a pause
+            onCommitRelease.remove(relay).run();
+        }
     }
 
     @Override
