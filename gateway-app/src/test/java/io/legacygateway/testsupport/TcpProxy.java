@@ -79,14 +79,31 @@ public final class TcpProxy implements AutoCloseable {
                 Socket upstream = new Socket(targetHost, targetPort);
                 client.setTcpNoDelay(true);
                 upstream.setTcpNoDelay(true);
-                sockets.add(client);
-                sockets.add(upstream);
+                if (!register(s, client, upstream)) {
+                    continue; // accepted while stop() ran: it must not outlive the outage
+                }
                 pump(client, upstream);
                 pump(upstream, client);
             } catch (IOException e) {
                 // closed by stop(), or the target refused: the client sees its connection fail
             }
         }
+    }
+
+    /**
+     * Keeps the pair for {@link #stop} to close, unless the proxy stopped (or restarted) since {@code s} accepted it:
+     * then both are closed here. Without this, a connection accepted just before a stop survived it (a pool refilling
+     * at that moment reached the database through the "stopped" proxy).
+     */
+    private synchronized boolean register(ServerSocket s, Socket client, Socket upstream) {
+        if (server != s) {
+            closeQuietly(client);
+            closeQuietly(upstream);
+            return false;
+        }
+        sockets.add(client);
+        sockets.add(upstream);
+        return true;
     }
 
     private void pump(Socket from, Socket to) {
