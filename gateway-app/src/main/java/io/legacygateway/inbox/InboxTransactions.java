@@ -66,7 +66,7 @@ final class InboxTransactions {
         XADataSource xaDataSource = XaDataSources.of(name, dataSources.spec(name, parameter), dialect, dataSource,
                 parameter);
         xa.start(parameter);
-        xa.recoverWithBroker(BrokerConnections.xaFactory(connectionFactory, parameter));
+        xa.recoverWithBroker(() -> BrokerConnections.xaFactory(connectionFactory, parameter));
         xa.recoverWithDatabase(name, xaDataSource);
         HookedBranch.Hooks branchHooks = new HookedBranch.Hooks() {
             @Override

@@ -11,9 +11,7 @@ import jakarta.jms.ConnectionFactory;
 import jakarta.jms.XAConnectionFactory;
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
 import javax.sql.DataSource;
 import javax.sql.XADataSource;
 import org.springframework.transaction.TransactionDefinition;
@@ -39,7 +37,6 @@ final class RelayTransactions {
     private final GatewayDataSources dataSources;
     private final ConnectionFactory connectionFactory;
     private final XaTransactions xa;
-    private final Set<String> recovering = new HashSet<>();
     private XAConnectionFactory xaConnectionFactory;
 
     RelayTransactions(GatewayDataSources dataSources, ConnectionFactory connectionFactory, XaTransactions xa) {
@@ -100,11 +97,10 @@ final class RelayTransactions {
         xa.start(parameter);
         if (xaConnectionFactory == null) {
             xaConnectionFactory = BrokerConnections.xaFactory(connectionFactory, parameter);
-            xa.recoverWithBroker(xaConnectionFactory);
         }
-        if (recovering.add(name)) {
-            xa.recoverWithDatabase(name, xaDataSource);
-        }
+        XAConnectionFactory broker = xaConnectionFactory;
+        xa.recoverWithBroker(() -> broker);
+        xa.recoverWithDatabase(name, xaDataSource); // once per datasource: XaTransactions keeps track
         XaConnectionPool pool = new XaConnectionPool(xaDataSource, plain, xa, branchHooks);
         // no isolation level here: Narayana's manager takes none; the pool sets READ COMMITTED on its connections
         TransactionTemplate tx = new TransactionTemplate(xa.platformTransactionManager());

@@ -48,7 +48,7 @@ final class XaOutcomes implements PlatformTransactionManager {
         if (meters != null) {
             for (Outcome o : Outcome.values()) {
                 counters.put(o, Counter.builder("gateway.xa.transactions").tag("outcome", o.tag())
-                        .description("global (XA) transactions of the relays by outcome: committed, rolled_back,"
+                        .description("global (XA) transactions of the relays and inbox consumers by outcome: committed, rolled_back,"
                                 + " heuristic (an operator must look), unknown (recovery completes it)")
                         .register(meters));
             }

@@ -18,6 +18,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Supplier;
 import javax.sql.XADataSource;
 import javax.transaction.xa.Xid;
 import org.slf4j.Logger;
@@ -212,12 +213,15 @@ public class XaTransactions implements DisposableBean {
         Narayana.register(resource);
     }
 
-    /** Lets periodic recovery ask the broker for its in-doubt branches (once per gateway); {@link #start} first. */
-    public synchronized void recoverWithBroker(XAConnectionFactory factory) {
+    /**
+     * Lets periodic recovery ask the broker for its in-doubt branches (once per gateway: {@code factory} is asked for
+     * the broker's XA factory only the first time); {@link #start} first.
+     */
+    public synchronized void recoverWithBroker(Supplier<XAConnectionFactory> factory) {
         if (!recovered.add("broker")) {
             return;
         }
-        RecoveryResource resource = RecoveryResource.broker(factory);
+        RecoveryResource resource = RecoveryResource.broker(factory.get());
         helpers.add(resource);
         Narayana.register(resource);
     }
