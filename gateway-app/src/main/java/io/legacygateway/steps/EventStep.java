@@ -10,6 +10,7 @@ import org.apache.camel.Exchange;
 import org.apache.camel.Expression;
 import org.apache.camel.Predicate;
 import org.apache.camel.ProducerTemplate;
+import org.apache.camel.language.xpath.XPathBuilder;
 import org.apache.camel.model.Model;
 import org.apache.camel.model.ProcessorDefinition;
 import org.apache.camel.model.RouteDefinition;
@@ -98,6 +99,9 @@ public final class EventStep {
         try {
             Language l = camel.resolveLanguage(language);
             expression = l.createExpression(text);
+            if (expression instanceof XPathBuilder xpath) {
+                xpath.setResultType(String.class); // as an object its value is a node list: a transform means text
+            }
             expression.init(camel);
             predicate = l.createPredicate(text);
             predicate.init(camel);
@@ -126,8 +130,7 @@ public final class EventStep {
      */
     public Object apply(Exchange exchange) throws Exception {
         if (expression != null) {
-            // XPath's value as an object is a node list; as text it is what a transform means
-            Object value = expression.evaluate(exchange, language.equals("xpath") ? String.class : Object.class);
+            Object value = expression.evaluate(exchange, Object.class);
             if (exchange.getException() != null) {
                 throw takeException(exchange);
             }
