@@ -129,6 +129,11 @@ public final class EnvelopeCodec {
         return mapper.readTree(text);
     }
 
+    /** A value such as a map or a list, as the JSON tree this codec would write for it. */
+    public JsonNode tree(Object value) {
+        return mapper.valueToTree(value);
+    }
+
     /**
      * Reads and validates an envelope.
      *

@@ -1,24 +1,23 @@
 package io.legacygateway.relay;
 
 import io.legacygateway.adapters.outbox.AttemptLog;
-import io.legacygateway.adapters.outbox.AttemptLog.Attempt;
-import io.legacygateway.adapters.outbox.AttemptLog.Observation;
 import io.legacygateway.adapters.outbox.Backlog;
 import io.legacygateway.adapters.outbox.OutboxFailure;
 import io.legacygateway.adapters.outbox.OutboxRow;
 import io.legacygateway.adapters.outbox.OutboxSource;
 import io.legacygateway.relay.AttemptEvidence.AttemptWrite;
+import io.legacygateway.relay.RelayCycle.RelayedRow;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BooleanSupplier;
+import org.apache.camel.CamelContext;
 import org.apache.camel.Exchange;
 import org.apache.camel.Processor;
 import org.apache.camel.ServiceStatus;
@@ -78,12 +77,14 @@ public final class OutboxRelay implements Processor, AutoCloseable {
     private final RelayBackoff backoff;
     private final RelayMetrics metrics;
     private final RelayBacklog backlog;
+    private final RelaySteps steps;
+    private final RelayCycleRoute route;
     /** Cycles run one at a time: the timer and a wake-up ({@link OutboxWakeUp}) both start them. */
     private final ReentrantLock cycles = new ReentrantLock();
 
     OutboxRelay(RelaySettings settings, OutboxSource store, TransactionTemplate transaction, OutboxEventMapper mapper,
                 EventPublisher publisher, Clock clock, RetryJitter jitter, List<RelayCycleHook> hooks,
-                String instance, AttemptLog attempts, MeterRegistry meters) {
+                String instance, AttemptLog attempts, MeterRegistry meters, RelaySteps steps, CamelContext camel) {
         this.settings = settings;
         this.store = store;
         this.transaction = transaction;
@@ -99,6 +100,18 @@ public final class OutboxRelay implements Processor, AutoCloseable {
         this.backoff = new RelayBackoff(settings, clock);
         this.metrics = new RelayMetrics(relay, meters);
         this.backlog = new RelayBacklog(relay, store, clock, meters);
+        this.steps = steps;
+        this.route = new RelayCycleRoute(this, camel);
+    }
+
+    /** The steps each event passes before publish; {@link RelaySteps#none()} when none are configured. */
+    RelaySteps steps() {
+        return steps;
+    }
+
+    /** The route each cycle runs through (its steps are what Hawtio shows, with their counts). */
+    public RelayCycleRoute cycleRoute() {
+        return route;
     }
 
     public String name() {
@@ -169,7 +182,8 @@ public final class OutboxRelay implements Processor, AutoCloseable {
             do {
                 c = cycle();
                 total += c.published();
-            } while (c.claimed() == settings.batchSize() && c.published() + c.failed() > 0 && !stopping.getAsBoolean());
+            } while (c.claimed() == settings.batchSize() && c.published() + c.failed() + c.dropped() > 0
+                    && !stopping.getAsBoolean());
             backoff.recovered();
         } catch (RuntimeException e) {
             metrics.rolledBack();
@@ -181,13 +195,13 @@ public final class OutboxRelay implements Processor, AutoCloseable {
         return total;
     }
 
-    /** One claim-publish-mark transaction. */
+    /** One claim-publish-mark transaction: the cycle route's run ({@link RelayCycleRoute}). */
     CycleOutcome cycle() {
         Timer.Sample started = Timer.start();
         String id = evidence.newCycle();
         CycleOutcome c;
         try {
-            c = Objects.requireNonNull(transaction.execute(status -> claimPublishMark(id)));
+            c = Objects.requireNonNull(transaction.execute(status -> route.run(new RelayCycle(id, clock.instant()))));
         } catch (RuntimeException e) {
             evidence.finished(false, List.of());
             throw e;
@@ -197,22 +211,65 @@ public final class OutboxRelay implements Processor, AutoCloseable {
         return c;
     }
 
-    private CycleOutcome claimPublishMark(String cycleId) {
-        Instant now = clock.instant();
-        List<OutboxRow> claimed = store.claim(settings.batchSize(), now);
+    /** The route's {@code claim} step: a batch of rows, in publication order; none ends the cycle. */
+    boolean claim(RelayCycle c) {
+        List<OutboxRow> claimed = store.claim(settings.batchSize(), c.now);
         if (claimed.isEmpty()) {
-            return CycleOutcome.NOTHING_CLAIMED;
+            return false;
         }
-        boolean keepOrder = store.keepsOrderPerAggregate();
-        Selection selection = select(claimed, keepOrder, now);
-        List<OutboxFailure> failed = selection.failed();
-        int unconvertible = failed.size(); // before the broker's refusals join them
-        // the attempts are written while the batch is sent, and committed before the broker commits any of it:
-        // failing there commits nothing on the broker
-        AttemptWrite write = evidence.write(cycleId, selection.attempted(), now);
+        c.claimed(claimed, store.behindOtherRows(claimed), store.keepsOrderPerAggregate());
+        return true;
+    }
+
+    /**
+     * The route's {@code envelope} step, per claimed row: its event (put on the exchange when steps follow), or a
+     * failed attempt charged to it. A row behind another relay's row of its aggregate, or behind a row of its
+     * aggregate rejected in this batch, is left for a later cycle.
+     */
+    void envelope(RelayedRow r, RelayCycle c, Exchange exchange) {
+        if (!c.turnOf(r.row())) {
+            return;
+        }
+        OutboxEventMapper.Result result = mapper.map(r.row());
+        if (result instanceof OutboxEventMapper.Mapped m) {
+            r.event(m.event());
+            if (!steps.none()) {
+                RelaySteps.expose(r, exchange);
+            }
+        } else if (result instanceof OutboxEventMapper.Rejected j) {
+            reject(c, r.row(), j.rejection().reason());
+        }
+    }
+
+    /** The route's {@code event} step, per row, after the steps: what the row became is recorded, in claim order. */
+    void settle(RelayedRow r, RelayCycle c, Exchange exchange) {
+        if (!steps.none()) {
+            steps.seal(r, exchange);
+        }
+        if (r.rejectedFor() != null) {
+            reject(c, r.row(), r.rejectedFor());
+        } else {
+            c.settled(r);
+        }
+    }
+
+    private void reject(RelayCycle c, OutboxRow row, String reason) {
+        OutboxFailure f = failedAttempts.charge(row, reason, c.now);
+        // it waits for a retry (or blocks as FAILED): its later rows must not overtake it
+        c.rejected(f, reason, c.keepOrder() && (!f.parked() || failedAttempts.blocksAggregate()));
+    }
+
+    /**
+     * The route's {@code publish} step: the batch's events in one broker transaction. The attempts are written while
+     * the batch is sent, and committed before the broker commits any of it: failing there commits nothing on the
+     * broker.
+     */
+    PublishResult publish(RelayCycle c) {
+        c.requireOwnThread("publish");
+        AttemptWrite write = evidence.write(c.id, c.attempted, c.now);
         PublishResult result;
         try {
-            result = publisher.publish(selection.events(), keepOrder, write::await);
+            result = publisher.publish(c.events, c.keepOrder(), write::await);
             write.await(); // also when nothing was sent
         } catch (RuntimeException e) {
             evidence.notConfirmed(write, e);
@@ -221,13 +278,29 @@ public final class OutboxRelay implements Processor, AutoCloseable {
         // the answer is written with the mark state once the transaction ended, in one update (AttemptLog.finished)
         evidence.answered(write, result, List.of());
         evidence.answered(write, result, duplicateIds.unexplained(write.cycle(), result.duplicates()));
+        return result;
+    }
+
+    /**
+     * The route's {@code mark} step: confirmed and dropped rows marked, failed ones charged, in the claim's
+     * transaction.
+     */
+    void mark(RelayCycle c, PublishResult result) {
+        c.requireOwnThread("mark");
+        int unconvertible = c.failed.size(); // before the broker's refusals join them
+        List<OutboxFailure> failed = c.failed;
         for (PublishResult.Refusal r : result.refused()) {
-            failed.add(failedAttempts.charge(r.event().row(), "refused by the broker: " + r.reason(), now));
+            failed.add(failedAttempts.charge(r.event().row(), "refused by the broker: " + r.reason(), c.now));
         }
         List<OutboxRow> rows = result.confirmed().stream().map(OutboundEvent::row).toList();
         hooks.forEach(h -> h.afterPublishBeforeMark(settings.relay(), rows));
+        List<OutboxRow> done = rows;
+        if (!c.dropped.isEmpty()) {
+            done = new ArrayList<>(rows);
+            done.addAll(c.dropped); // dropped on purpose: done, as a published row is
+        }
         Instant confirmed = clock.instant();
-        for (OutboxFailure refused : store.mark(rows, confirmed, instance, failed)) {
+        for (OutboxFailure refused : store.mark(done, confirmed, instance, failed)) {
             // the database refused this row's own write: parked instead, charged to it and not to the batch
             failed.removeIf(f -> f.row().keyText().equals(refused.row().keyText()));
             failed.add(refused);
@@ -235,40 +308,8 @@ public final class OutboxRelay implements Processor, AutoCloseable {
         metrics.confirmed(result.confirmed(), confirmed);
         failed.forEach(failedAttempts::log);
         List<String> parkedKeys = failed.stream().filter(OutboxFailure::parked).map(f -> f.row().keyText()).toList();
-        return new CycleOutcome(claimed.size(), rows.size(), failed.size(), unconvertible, result.refused().size(),
-                parkedKeys);
-    }
-
-    /**
-     * The claimed rows this cycle sends, in order: not those behind another relay's rows of their aggregate, nor those
-     * behind a row of their aggregate that failed in this batch (with {@code keepOrder}); a row that cannot become an
-     * event is charged an attempt instead.
-     */
-    private Selection select(List<OutboxRow> claimed, boolean keepOrder, Instant now) {
-        Set<OutboxRow> waiting = store.behindOtherRows(claimed);
-        Set<String> stopped = new HashSet<>();
-        Selection selection = new Selection(new ArrayList<>(claimed.size()), new ArrayList<>(), new ArrayList<>());
-        for (OutboxRow row : claimed) {
-            if (waiting.contains(row)) {
-                continue;
-            }
-            if (keepOrder && row.aggregateId() != null && stopped.contains(row.aggregateId())) {
-                continue; // an earlier row of its aggregate failed in this batch: it must not overtake it
-            }
-            OutboxEventMapper.Result result = mapper.map(row);
-            if (result instanceof OutboxEventMapper.Mapped m) {
-                selection.events().add(m.event());
-                selection.attempted().add(new Attempt(row, Observation.SENT, null));
-            } else if (result instanceof OutboxEventMapper.Rejected r) {
-                OutboxFailure f = failedAttempts.charge(row, r.rejection().reason(), now);
-                selection.failed().add(f);
-                selection.attempted().add(new Attempt(row, Observation.NOT_SENT, r.rejection().reason()));
-                if (row.aggregateId() != null && (!f.parked() || failedAttempts.blocksAggregate())) {
-                    stopped.add(row.aggregateId()); // it waits for a retry (or blocks as FAILED): keep the order
-                }
-            }
-        }
-        return selection;
+        c.outcome = new CycleOutcome(c.claimed().size(), rows.size(), failed.size(), unconvertible,
+                result.refused().size(), parkedKeys, Map.copyOf(c.droppedBy));
     }
 
     /**
@@ -286,13 +327,10 @@ public final class OutboxRelay implements Processor, AutoCloseable {
     public void close() {
         try {
             evidence.flush();
+            route.close();
             publisher.close();
         } finally {
             evidence.close();
         }
-    }
-
-    /** The events a cycle sends, an attempt for each row it tried, the failures of rows that became no event. */
-    private record Selection(List<OutboundEvent> events, List<OutboxFailure> failed, List<Attempt> attempted) {
     }
 }

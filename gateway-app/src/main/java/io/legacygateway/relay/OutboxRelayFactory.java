@@ -35,9 +35,11 @@ import java.util.function.UnaryOperator;
 import javax.sql.DataSource;
 import org.apache.camel.spi.RoutePolicy;
 import org.apache.camel.support.RoutePolicySupport;
+import org.apache.camel.CamelContext;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.DisposableBean;
+import org.springframework.beans.factory.ObjectProvider;
 
 /**
  * Builds an {@link OutboxRelay} from the parameters of an {@code outbox-relay} route: validates them, inspects the
@@ -56,6 +58,8 @@ public class OutboxRelayFactory implements DisposableBean {
     private final Clock clock;
     private final RetryJitter jitter;
     private final List<RelayCycleHook> hooks;
+    /** Asked for when a relay is created: the context is being built from the routes that create relays. */
+    private final ObjectProvider<CamelContext> camel;
     private final EnvelopeCodec codec = new EnvelopeCodec();
     private final List<OutboxRelay> relays = new CopyOnWriteArrayList<>();
     private final List<Consumer<OutboxRelay>> listeners = new CopyOnWriteArrayList<>();
@@ -63,7 +67,8 @@ public class OutboxRelayFactory implements DisposableBean {
 
     public OutboxRelayFactory(GatewayProperties properties, GatewayDataSources dataSources,
                               ConnectionFactory connectionFactory, XaTransactions xa, MeterRegistry meters,
-                              Clock clock, RetryJitter jitter, List<RelayCycleHook> hooks) {
+                              Clock clock, RetryJitter jitter, List<RelayCycleHook> hooks,
+                              ObjectProvider<CamelContext> camel) {
         this.properties = properties;
         this.dataSources = dataSources;
         this.transactions = new RelayTransactions(dataSources, connectionFactory, xa);
@@ -71,6 +76,7 @@ public class OutboxRelayFactory implements DisposableBean {
         this.clock = clock;
         this.jitter = jitter;
         this.hooks = hooks;
+        this.camel = camel;
     }
 
     public OutboxRelay create(Map<String, Object> parameters) {
@@ -126,11 +132,27 @@ public class OutboxRelayFactory implements DisposableBean {
                 : null;
         OutboxRelay relay = new OutboxRelay(s, store, cycle.transaction(),
                 new OutboxEventMapper(codec, s.source(), s.destination(), s.payloadFormat()), cycle.publisher(), clock,
-                jitter, allHooks, instance, attempts, meters);
+                jitter, allHooks, instance, attempts, meters, new RelaySteps(s, codec, camel.getObject()),
+                camel.getObject());
+        addCycleRoute(relay);
         relays.add(relay);
         listeners.forEach(l -> l.accept(relay));
         logCreated(s, dialect, table, label);
         return relay;
+    }
+
+    /**
+     * Adds the relay's cycle route once the context has started, when the routes of its steps exist and can be
+     * checked (a step route that publishes or writes fails the start); at once when it runs already.
+     */
+    private void addCycleRoute(OutboxRelay relay) {
+        try {
+            camel.getObject().addStartupListener((context, alreadyStarted) -> relay.cycleRoute().add());
+        } catch (RuntimeException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     /** {@code wakeUp: NOTIFY} needs LISTEN/NOTIFY and a table whose name makes a channel. */

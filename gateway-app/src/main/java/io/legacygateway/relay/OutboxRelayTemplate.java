@@ -16,10 +16,13 @@ import org.apache.camel.spi.RoutePolicy;
  * ({@code templatedRoute} with {@code routeTemplateRef: outbox-relay}); every parameter is listed in
  * {@link RelayParameters} and {@link OutboxColumn}.
  *
- * <p>Why the claim-publish-mark cycle is one processor and not a chain of camel-sql and camel-jms endpoints: the mark
- * must commit in the claim's database transaction and only after the broker's commit returned. The camel-sql consumer
- * marks rows even when a handled error swallowed the send, and a JMS producer inside a database transaction commits
- * after the database, the wrong way round.
+ * <p>The timer's processor, {@code drain-<relay>}, runs cycles while they return full batches; each cycle runs in one
+ * database transaction through the relay's cycle route ({@link RelayCycleRoute}: claim, each event's envelope and
+ * steps, publish, mark), which is where Hawtio shows the steps and counts events. Why the cycle's steps are the
+ * relay's processors and not camel-sql and camel-jms endpoints: the mark must commit in the claim's database
+ * transaction and only after the broker's commit returned. The camel-sql consumer marks rows even when a handled error
+ * swallowed the send, and a JMS producer inside a database transaction commits after the database, the wrong way
+ * round.
  */
 public class OutboxRelayTemplate extends RouteBuilder {
 
@@ -59,8 +62,8 @@ public class OutboxRelayTemplate extends RouteBuilder {
                 .templateBean("relayWakeUp", RoutePolicy.class, rtc -> factory.wakeUp(relay(rtc)))
                 .from("timer:" + ROUTE_PREFIX + "{{relay}}?period=#{{relayPollMillis}}&delay=#{{relayPollMillis}}")
                 .routePolicyRef("{{relayWakeUp}}")
-                .routeDescription("Outbox relay {{relay}}: claim, publish to Artemis, mark")
-                .process("#{{relayProcessor}}").id("claim-publish-mark-{{relay}}");
+                .routeDescription("Outbox relay {{relay}}: polls, and drains through route outbox-relay-{{relay}}-cycle")
+                .process("#{{relayProcessor}}").id("drain-{{relay}}");
     }
 
     private OutboxRelay relay(RouteTemplateContext rtc) {

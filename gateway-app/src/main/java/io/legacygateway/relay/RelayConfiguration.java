@@ -7,6 +7,7 @@ import io.legacygateway.transactions.XaTransactions;
 import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.jms.ConnectionFactory;
 import java.time.Clock;
+import org.apache.camel.CamelContext;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
@@ -31,9 +32,9 @@ public class RelayConfiguration {
     OutboxRelayFactory outboxRelayFactory(GatewayProperties properties, GatewayDataSources dataSources,
                                           ConnectionFactory connectionFactory, XaTransactions xa,
                                           MeterRegistry meters, Clock clock, RetryJitter jitter,
-                                          ObjectProvider<RelayCycleHook> hooks) {
+                                          ObjectProvider<RelayCycleHook> hooks, ObjectProvider<CamelContext> camel) {
         return new OutboxRelayFactory(properties, dataSources, BrokerConnections.nativeFactory(connectionFactory), xa,
-                meters, clock, jitter, hooks.orderedStream().toList());
+                meters, clock, jitter, hooks.orderedStream().toList(), camel);
     }
 
     /**

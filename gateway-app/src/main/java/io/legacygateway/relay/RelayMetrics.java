@@ -22,8 +22,12 @@ final class RelayMetrics {
     private final Counter failures;
     private final Timer cycle;
     private final Timer latency;
+    private final String relay;
+    private final MeterRegistry meters;
 
     RelayMetrics(String relay, MeterRegistry meters) {
+        this.relay = relay;
+        this.meters = meters;
         published = counter("gateway.outbox.published", "Events the broker confirmed", relay, meters);
         rejected = counter("gateway.outbox.rejected",
                 "Attempts at rows that cannot become an event (each charged as a failed attempt)", relay, meters);
@@ -54,6 +58,10 @@ final class RelayMetrics {
         refused.increment(c.refused());
         retries.increment(c.failed() - c.parkedKeys().size());
         parked.increment(c.parkedKeys().size());
+        // the reason is a filter's filterReason or a step route's gw_drop: a small set the user chose, not an error text
+        c.droppedBy().forEach((reason, n) -> Counter.builder("gateway.outbox.filtered")
+                .description("Events a step of the relay dropped: not sent, their rows marked done")
+                .tag("relay", relay).tag("reason", reason).register(meters).increment(n));
     }
 
     /** Counts a cycle that rolled back. */

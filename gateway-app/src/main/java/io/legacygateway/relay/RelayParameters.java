@@ -156,7 +156,26 @@ public record RelayParameters(
                 + " the row's mark commit together or not at all; needs `gateway.transactions.*`, PostgreSQL with"
                 + " `max_prepared_transactions` > 0 or MariaDB, and a mark mode that writes to the table (not"
                 + " `ZERO_WRITE`). See [transactionMode: XA](#transactionmode-xa)")
-        @DefaultValue("LOCAL") TransactionMode transactionMode) {
+        @DefaultValue("LOCAL") TransactionMode transactionMode,
+
+        @TemplateParameter(value = "Step 1 of each event, before publish: an expression (`simple:`, `jq:` or `xpath:`)"
+                + " that is true for the events to publish; an event for which it is false is not sent, its row is"
+                + " marked done and counted (`gateway_outbox_filtered_total`). See [Steps](#steps-shape-events-with-camel)",
+                shownDefault = "(none)")
+        @DefaultValue("") String filter,
+
+        @TemplateParameter("Reason recorded and counted for an event `filter` drops (at most 64 characters: a metric"
+                + " tag)")
+        @DefaultValue("filtered") @Size(min = 1, max = 64, message = RelayParameters.STATUS_SIZE) String filterReason,
+
+        @TemplateParameter(value = "Step 2: an expression (`simple:`, `jq:`, `xpath:`) or an endpoint (`xslt:<resource>`,"
+                + " `direct:<route>`) whose value replaces the event's data", shownDefault = "(none)")
+        @DefaultValue("") String transform,
+
+        @TemplateParameter(value = "Step 3: a `direct:` route (YAML or Java) that sees the event and may replace its"
+                + " data (body), type, version and destination (headers) or drop it (header `gw_drop`: the reason)",
+                shownDefault = "(none)")
+        @DefaultValue("") String steps) {
 
     /** {@code retention} that keeps published rows. */
     static final String RETENTION_OFF = "off";

@@ -1,5 +1,6 @@
 package io.legacygateway.relay;
 
+import io.legacygateway.steps.EventStep;
 import io.legacygateway.adapters.outbox.MarkMode;
 import io.legacygateway.adapters.outbox.OutboxColumn;
 import io.legacygateway.adapters.outbox.PayloadFormat;
@@ -44,6 +45,7 @@ import java.util.stream.Collectors;
  * @param domain       the business table whose rows must each have an intent in this outbox, {@code null} when unknown
  * @param wakeUp       what runs a cycle besides the timer
  * @param transactionMode whether a cycle is two local transactions or one global (XA) transaction
+ * @param steps        what shapes each event before it is published ({@link RelaySteps})
  */
 public record RelaySettings(String relay, String dataSource, TableName table, Map<String, String> columns,
                             String pendingStatus, String publishedStatus, String failedStatus,
@@ -52,7 +54,18 @@ public record RelaySettings(String relay, String dataSource, TableName table, Ma
                             ZeroWriteReader.StartFrom startFrom, Duration settleTime, ZoneId naiveTimestampZone,
                             RetryPolicy retry, FailedRowPolicy failedRowPolicy, Duration retention,
                             boolean attemptLog, DomainTable domain, WakeUp wakeUp,
-                            TransactionMode transactionMode) {
+                            TransactionMode transactionMode, Steps steps) {
+
+    /**
+     * The steps as declared, their syntax checked; compiled by {@link RelaySteps}. Each is {@code null} when not
+     * given.
+     */
+    public record Steps(EventStep filter, String filterReason, EventStep transform, EventStep route) {
+
+        public boolean none() {
+            return filter == null && transform == null && route == null;
+        }
+    }
 
     /**
      * The business table behind an outbox (as with trigger capture): a row of it whose key has no outbox row with
@@ -208,7 +221,19 @@ public record RelaySettings(String relay, String dataSource, TableName table, Ma
                 p.source().isBlank() ? defaultSource : p.source(), p.batchSize(), p.pollInterval(), p.maxBackoff(),
                 markMode, stateDataSource, p.startFrom(), p.settleTime(), p.naiveTimestampZone(),
                 new RetryPolicy(p.maxAttempts(), p.retryBackoff(), p.maxRetryBackoff()), p.failedRowPolicy(),
-                retention, p.attemptLog(), domain, p.wakeUp(), p.transactionMode());
+                retention, p.attemptLog(), domain, p.wakeUp(), p.transactionMode(), steps(p, label));
+    }
+
+    private static Steps steps(RelayParameters p, UnaryOperator<String> label) {
+        EventStep route = p.steps().isBlank() ? null : EventStep.parse(label.apply("steps"), p.steps(), false);
+        if (route != null && !route.toString().startsWith("direct:")) {
+            throw new IllegalArgumentException(label.apply("steps") + ": '" + p.steps() + "' is not a direct:<route>;"
+                    + " an expression or a stylesheet goes in transform");
+        }
+        return new Steps(p.filter().isBlank() ? null : EventStep.parse(label.apply("filter"), p.filter(), true),
+                p.filterReason(),
+                p.transform().isBlank() ? null : EventStep.parse(label.apply("transform"), p.transform(), false),
+                route);
     }
 
     /**

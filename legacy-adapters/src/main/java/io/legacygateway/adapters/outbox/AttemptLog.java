@@ -83,7 +83,9 @@ public final class AttemptLog {
         /** The batch failed as a whole (broker or connection); nothing of it was confirmed. */
         FAILED,
         /** The row could not become an event; nothing was sent. */
-        NOT_SENT;
+        NOT_SENT,
+        /** A step of the relay dropped the event (the detail says why): nothing was sent, the row was marked done. */
+        FILTERED;
 
         /** Whether an attempt with this observation may have put the event on the broker. */
         public boolean mayHaveDelivered() {

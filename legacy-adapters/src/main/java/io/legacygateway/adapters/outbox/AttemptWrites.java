@@ -135,7 +135,7 @@ final class AttemptWrites {
     /** What a committed cycle's mark did with a row of this observation (as attempt.effective's CASE). */
     private static MarkState markOf(Observation o) {
         return switch (o) {
-            case CONFIRMED, DUPLICATE -> MarkState.PUBLISHED;
+            case CONFIRMED, DUPLICATE, FILTERED -> MarkState.PUBLISHED;
             case REFUSED, NOT_SENT -> MarkState.RETRY;
             case SENT, DEFERRED, FAILED -> MarkState.UNCHANGED;
         };

@@ -1,0 +1,165 @@
+package io.legacygateway.relay;
+
+import io.legacygateway.relay.RelayCycle.RelayedRow;
+import java.util.List;
+import org.apache.camel.CamelContext;
+import org.apache.camel.Exchange;
+import org.apache.camel.ProducerTemplate;
+import org.apache.camel.builder.RouteBuilder;
+import org.apache.camel.model.ProcessorDefinition;
+import org.apache.camel.support.ExpressionAdapter;
+
+/**
+ * The route each cycle of one relay runs through, {@code outbox-relay-<relay>-cycle}: claim → for each claimed row:
+ * envelope → filter → transform → steps → event → publish → mark, each a named processor, so that Hawtio's route
+ * diagram and statistics show the cycle's steps, the per-event ones counting events ({@code envelope-<relay>} has
+ * completed one exchange per claimed row) and {@code publish-<relay>}/{@code mark-<relay>} one per batch. A poll that
+ * claims nothing stops after {@code claim-<relay>}. Only configured steps appear.
+ *
+ * <p>The timer route ({@link OutboxRelayTemplate}) runs the drain, which sends one exchange per cycle here from
+ * inside the cycle's database transaction; the route runs on that thread ({@code direct:}, a sequential split), and
+ * {@link RelayCycle#requireOwnThread} refuses a step that left it. The route has no error handler: a failure of
+ * claim, publish or mark is thrown back to the drain, which rolls the cycle back. A failure of one row's steps is
+ * that row's ({@link RelaySteps}).
+ *
+ * <p>The route is added once the Camel context has started (routes of steps must exist for the startup check of
+ * {@link RelaySteps#forbidden}) and removed when the relay closes.
+ */
+public final class RelayCycleRoute {
+
+    static final String CYCLE = "relayCycle";
+
+    private final OutboxRelay relay;
+    private final CamelContext camel;
+    private final String name;
+    private volatile boolean added;
+    private ProducerTemplate producer;
+
+    RelayCycleRoute(OutboxRelay relay, CamelContext camel) {
+        this.relay = relay;
+        this.camel = camel;
+        this.name = relay.name();
+    }
+
+    public String routeId() {
+        return OutboxRelayTemplate.ROUTE_PREFIX + name + "-cycle";
+    }
+
+    private String uri() {
+        return "direct:" + routeId();
+    }
+
+    /**
+     * Adds the route, once, after checking that no step's route publishes or writes.
+     *
+     * @throws IllegalArgumentException naming the parameter, when one does
+     */
+    synchronized void add() {
+        if (added) {
+            return;
+        }
+        List<String> forbidden = relay.steps().forbidden(camel);
+        if (!forbidden.isEmpty()) {
+            throw new IllegalArgumentException(String.join("; ", forbidden));
+        }
+        try {
+            camel.addRoutes(new Builder());
+        } catch (Exception e) {
+            throw new IllegalStateException("outbox-relay '" + name + "': its cycle route could not be added: " + e, e);
+        }
+        producer = camel.createProducerTemplate();
+        added = true;
+    }
+
+    /** Runs one cycle through the route, on this thread, and returns what it did. */
+    CycleOutcome run(RelayCycle cycle) {
+        if (!added) {
+            add();
+        }
+        Exchange done = producer.send(uri(), exchange -> {
+            exchange.setProperty(CYCLE, cycle);
+            exchange.getMessage().setBody(cycle);
+        });
+        Exception failure = done.getException();
+        if (failure != null) {
+            throw failure instanceof RuntimeException r ? r : new IllegalStateException(failure.toString(), failure);
+        }
+        return cycle.outcome;
+    }
+
+    synchronized void close() {
+        if (!added) {
+            return;
+        }
+        added = false;
+        try {
+            producer.close();
+            if (!camel.isStopping() && !camel.isStopped() && camel.getRoute(routeId()) != null) {
+                camel.getRouteController().stopRoute(routeId());
+                camel.removeRoute(routeId());
+            }
+        } catch (Exception e) {
+            throw new IllegalStateException("outbox-relay '" + name + "': its cycle route could not be removed: " + e,
+                    e);
+        }
+    }
+
+    private static RelayCycle cycle(Exchange exchange) {
+        return exchange.getProperty(CYCLE, RelayCycle.class);
+    }
+
+    private static RelayedRow row(Exchange exchange) {
+        return exchange.getMessage().getBody() instanceof RelayedRow r ? r
+                : exchange.getProperty(RowsExpression.ROW, RelayedRow.class);
+    }
+
+    /** The claimed rows, for the split; each sub-exchange also keeps its row as a property, as steps replace the body. */
+    private static final class RowsExpression extends ExpressionAdapter {
+        static final String ROW = "relayedRow";
+
+        @Override
+        public Object evaluate(Exchange exchange) {
+            return cycle(exchange).rows();
+        }
+    }
+
+    private final class Builder extends RouteBuilder {
+
+        Builder() {
+            super(camel);
+        }
+
+        @Override
+        public void configure() {
+            RelaySteps steps = relay.steps();
+            ProcessorDefinition<?> each = from(uri()).routeId(routeId())
+                    .routeDescription("Outbox relay " + name + ": one cycle, claim -> each event's steps -> publish"
+                            + " -> mark, in one database transaction")
+                    .errorHandler(noErrorHandler())
+                    .process(x -> {
+                        if (!relay.claim(cycle(x))) {
+                            x.setRouteStop(true); // nothing claimed: an idle poll ends here
+                        }
+                    }).id("claim-" + name)
+                    .split(new RowsExpression()).id("each-event-" + name);
+            ProcessorDefinition<?> event = each.process(x -> {
+                RelayedRow r = x.getMessage().getBody(RelayedRow.class);
+                x.setProperty(RowsExpression.ROW, r);
+                relay.envelope(r, cycle(x), x);
+            }).id("envelope-" + name);
+            if (steps.filter() != null) {
+                event = event.process(x -> steps.filter(row(x), x)).id("filter-" + name);
+            }
+            if (steps.transform() != null) {
+                event = event.process(x -> steps.transform(row(x), x)).id("transform-" + name);
+            }
+            if (steps.route() != null) {
+                event = event.process(x -> steps.route(row(x), x)).id("steps-" + name);
+            }
+            event.process(x -> relay.settle(row(x), cycle(x), x)).id("event-" + name)
+                    .end()
+                    .process(x -> x.getMessage().setBody(relay.publish(cycle(x)))).id("publish-" + name)
+                    .process(x -> relay.mark(cycle(x), x.getMessage().getBody(PublishResult.class))).id("mark-" + name);
+        }
+    }
+}
