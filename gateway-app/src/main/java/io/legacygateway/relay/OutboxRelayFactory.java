@@ -36,6 +36,7 @@ import javax.sql.DataSource;
 import org.apache.camel.spi.RoutePolicy;
 import org.apache.camel.support.RoutePolicySupport;
 import org.apache.camel.CamelContext;
+import org.apache.camel.StartupListener;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.DisposableBean;
@@ -146,10 +147,24 @@ public class OutboxRelayFactory implements DisposableBean {
      * checked (a step route that publishes or writes fails the start); at once when it runs already.
      */
     private void addCycleRoute(OutboxRelay relay) {
+        CamelContext context = camel.getObject();
+        if (context.isStarted()) {
+            relay.cycleRoute().add();
+            return;
+        }
         try {
-            camel.getObject().addStartupListener((context, alreadyStarted) -> relay.cycleRoute().add());
-        } catch (RuntimeException e) {
-            throw e;
+            // once every route has started: Camel calls onCamelContextStarted while it starts routes, also for those
+            // added then, and a route added while the context starts is not started
+            context.addStartupListener(new StartupListener() {
+                @Override
+                public void onCamelContextStarted(CamelContext c, boolean alreadyStarted) {
+                }
+
+                @Override
+                public void onCamelContextFullyStarted(CamelContext c, boolean alreadyStarted) {
+                    relay.cycleRoute().add();
+                }
+            });
         } catch (Exception e) {
             throw new IllegalStateException(e);
         }

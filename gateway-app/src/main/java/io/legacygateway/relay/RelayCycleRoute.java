@@ -33,6 +33,7 @@ public final class RelayCycleRoute {
     private final CamelContext camel;
     private final String name;
     private volatile boolean added;
+    private boolean adding;
     private ProducerTemplate producer;
 
     RelayCycleRoute(OutboxRelay relay, CamelContext camel) {
@@ -55,9 +56,18 @@ public final class RelayCycleRoute {
      * @throws IllegalArgumentException naming the parameter, when one does
      */
     synchronized void add() {
-        if (added) {
-            return;
+        if (added || adding) {
+            return; // adding a route starts it, and Camel calls the startup listeners again while it does
         }
+        adding = true;
+        try {
+            addRoute();
+        } finally {
+            adding = false;
+        }
+    }
+
+    private void addRoute() {
         List<String> forbidden = relay.steps().forbidden(camel);
         if (!forbidden.isEmpty()) {
             throw new IllegalArgumentException(String.join("; ", forbidden));
@@ -74,6 +84,9 @@ public final class RelayCycleRoute {
     /** Runs one cycle through the route, on this thread, and returns what it did. */
     CycleOutcome run(RelayCycle cycle) {
         if (!added) {
+            if (!camel.isStarted()) {
+                return CycleOutcome.NOTHING_CLAIMED; // a poll while the context starts: the route comes once it has
+            }
             add();
         }
         Exchange done = producer.send(uri(), exchange -> {

@@ -171,7 +171,9 @@ public class DemoLegacyApplication implements InitializingBean, DisposableBean {
         try (PreparedStatement ps = c.prepareStatement(
                 "INSERT INTO EVT_QUEUE (EVT_KIND, REF_NO, BODY, CREATED) VALUES ('InvoiceIssued', ?, ?, ?)")) {
             ps.setString(1, invoice);
-            ps.setString(2, "{\"invoice\":\"" + invoice + "\",\"orderId\":\"" + order.id() + "\"}");
+            // the billing module's own format, not the integration contract: the relay's step maps it
+            ps.setString(2, "<invoice no=\"" + invoice + "\" order=\"" + order.id() + "\"><amount currency=\"EUR\">"
+                    + order.amount() + "</amount></invoice>");
             ps.setObject(3, LocalDateTime.ofInstant(clock.instant(), ZoneOffset.UTC));
             ps.executeUpdate();
         }

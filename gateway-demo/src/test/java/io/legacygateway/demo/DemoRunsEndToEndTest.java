@@ -6,7 +6,14 @@ import io.legacygateway.config.GatewayDataSources;
 import io.legacygateway.testsupport.StandaloneArtemis;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import jakarta.jms.ConnectionFactory;
+import jakarta.jms.Message;
+import jakarta.jms.TextMessage;
 import org.apache.camel.CamelContext;
+import org.apache.camel.api.management.ManagedCamelContext;
+import org.springframework.jms.core.JmsTemplate;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -51,9 +58,11 @@ class DemoRunsEndToEndTest {
     GatewayDataSources dataSources;
     @Autowired
     CamelContext camel;
+    @Autowired
+    ConnectionFactory connectionFactory;
 
     @Test
-    void ordersFlowFromTheLegacyTablesToTheBrokerAndTheOperatorPagesAnswer() {
+    void ordersFlowFromTheLegacyTablesToTheBrokerAndTheOperatorPagesAnswer() throws Exception {
         assertThat(camel.getRoute("outbox-relay-demo-orders")).as("relay route from routes/demo").isNotNull();
         JdbcTemplate legacy = new JdbcTemplate(dataSources.get("demo", "test"));
 
@@ -80,6 +89,19 @@ class DemoRunsEndToEndTest {
         assertThat(legacy.queryForObject("SELECT COUNT(*) FROM EVT_QUEUE WHERE ERR_TEXT IS NOT NULL", Integer.class))
                 .isZero();
         assertThat(meters.counter("gateway.outbox.rejected", "relay", "demo-billing").count()).isZero();
+        // the billing rows' XML reached the broker as the JSON contract, through the relay's step route
+        ManagedCamelContext managed = camel.getCamelContextExtension().getContextPlugin(ManagedCamelContext.class);
+        assertThat(managed.getManagedProcessor("steps-demo-billing").getExchangesCompleted())
+                .as("one exchange per billing event").isGreaterThanOrEqualTo(1);
+        Message published = new JmsTemplate(connectionFactory).browse("demo.billing.events",
+                (session, browser) -> (Message) browser.getEnumeration().nextElement());
+        JsonNode envelope = new ObjectMapper().readTree(((TextMessage) published).getText());
+        assertThat(envelope.get("datacontenttype").asText()).isEqualTo("application/json");
+        JsonNode data = envelope.get("data");
+        assertThat(data.get("invoice").asText()).matches("INV-[0-9]+").isEqualTo(envelope.get("subject").asText().strip());
+        assertThat(data.get("orderId").asText()).isNotBlank();
+        assertThat(data.get("currency").asText()).isEqualTo("EUR");
+        assertThat(data.get("amount").isNumber()).isTrue();
         assertThat(meters.counter("gateway.outbox.rejected", "relay", "demo-customers").count()).isZero();
 
         assertThat(http.getForEntity("/actuator/health", String.class).getBody()).contains("\"status\":\"UP\"");
