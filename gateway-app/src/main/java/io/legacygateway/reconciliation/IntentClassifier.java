@@ -199,6 +199,13 @@ public final class IntentClassifier {
                     + " an idempotent inbox applies it twice (the broker drops a copy only while the id is in its"
                     + " duplicate-id cache).";
         }
+        if (f.outbox() == OutboxState.PUBLISHED && !f.attempts().isEmpty()
+                && f.attempts().get(f.attempts().size() - 1).observation() == Observation.FILTERED) {
+            return "Not published, on purpose: a step of the relay dropped it ("
+                    + f.attempts().get(f.attempts().size() - 1).detail() + ") and marked the row done; consumers never"
+                    + " receive it" + (deliveries > 0 ? " from this attempt (an earlier one may have reached them)" : "")
+                    + ".";
+        }
         if (f.outbox() == OutboxState.PUBLISHED) {
             return "Published once as far as the attempt log shows; broker redelivery can still hand it to a consumer"
                     + " twice, so consumers must be idempotent. Nothing here proves that consumers applied it.";

@@ -6,7 +6,6 @@ import io.legacygateway.adapters.outbox.OutboxFailure;
 import io.legacygateway.adapters.outbox.OutboxRow;
 import io.legacygateway.adapters.outbox.OutboxSource;
 import io.legacygateway.relay.AttemptEvidence.AttemptWrite;
-import io.legacygateway.relay.RelayCycle.RelayedRow;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.time.Clock;
@@ -59,14 +58,14 @@ import org.springframework.transaction.support.TransactionTemplate;
  * Not guaranteed: order between rows whose transactions commit out of insertion order, except in ZERO_WRITE mode,
  * which publishes by commit horizon (see the README).
  *
- * <p>Runs as the processor of a Camel timer route ({@code outbox-relay} template); one instance per route.
+ * <p>Runs as the processor of a Camel timer route ({@code outbox-relay} template), each cycle through the relay's
+ * {@link RelayCycleRoute}, whose steps call back here; one instance per route.
  */
 public final class OutboxRelay implements Processor, AutoCloseable {
 
     private final RelaySettings settings;
     private final OutboxSource store;
     private final TransactionTemplate transaction;
-    private final OutboxEventMapper mapper;
     private final EventPublisher publisher;
     private final Clock clock;
     private final List<RelayCycleHook> hooks;
@@ -77,7 +76,7 @@ public final class OutboxRelay implements Processor, AutoCloseable {
     private final RelayBackoff backoff;
     private final RelayMetrics metrics;
     private final RelayBacklog backlog;
-    private final RelaySteps steps;
+    private final EventsOfACycle events;
     private final RelayCycleRoute route;
     /** Cycles run one at a time: the timer and a wake-up ({@link OutboxWakeUp}) both start them. */
     private final ReentrantLock cycles = new ReentrantLock();
@@ -88,7 +87,6 @@ public final class OutboxRelay implements Processor, AutoCloseable {
         this.settings = settings;
         this.store = store;
         this.transaction = transaction;
-        this.mapper = mapper;
         this.publisher = publisher;
         this.clock = clock;
         this.hooks = List.copyOf(hooks);
@@ -100,13 +98,13 @@ public final class OutboxRelay implements Processor, AutoCloseable {
         this.backoff = new RelayBackoff(settings, clock);
         this.metrics = new RelayMetrics(relay, meters);
         this.backlog = new RelayBacklog(relay, store, clock, meters);
-        this.steps = steps;
+        this.events = new EventsOfACycle(mapper, steps, failedAttempts);
         this.route = new RelayCycleRoute(this, camel);
     }
 
-    /** The steps each event passes before publish; {@link RelaySteps#none()} when none are configured. */
-    RelaySteps steps() {
-        return steps;
+    /** What the cycle route's per-event steps do with each claimed row. */
+    EventsOfACycle events() {
+        return events;
     }
 
     /** The route each cycle runs through (its steps are what Hawtio shows, with their counts). */
@@ -219,44 +217,6 @@ public final class OutboxRelay implements Processor, AutoCloseable {
         }
         c.claimed(claimed, store.behindOtherRows(claimed), store.keepsOrderPerAggregate());
         return true;
-    }
-
-    /**
-     * The route's {@code envelope} step, per claimed row: its event (put on the exchange when steps follow), or a
-     * failed attempt charged to it. A row behind another relay's row of its aggregate, or behind a row of its
-     * aggregate rejected in this batch, is left for a later cycle.
-     */
-    void envelope(RelayedRow r, RelayCycle c, Exchange exchange) {
-        if (!c.turnOf(r.row())) {
-            return;
-        }
-        OutboxEventMapper.Result result = mapper.map(r.row());
-        if (result instanceof OutboxEventMapper.Mapped m) {
-            r.event(m.event());
-            if (!steps.none()) {
-                RelaySteps.expose(r, exchange);
-            }
-        } else if (result instanceof OutboxEventMapper.Rejected j) {
-            reject(c, r.row(), j.rejection().reason());
-        }
-    }
-
-    /** The route's {@code event} step, per row, after the steps: what the row became is recorded, in claim order. */
-    void settle(RelayedRow r, RelayCycle c, Exchange exchange) {
-        if (!steps.none()) {
-            steps.seal(r, exchange);
-        }
-        if (r.rejectedFor() != null) {
-            reject(c, r.row(), r.rejectedFor());
-        } else {
-            c.settled(r);
-        }
-    }
-
-    private void reject(RelayCycle c, OutboxRow row, String reason) {
-        OutboxFailure f = failedAttempts.charge(row, reason, c.now);
-        // it waits for a retry (or blocks as FAILED): its later rows must not overtake it
-        c.rejected(f, reason, c.keepOrder() && (!f.parked() || failedAttempts.blocksAggregate()));
     }
 
     /**

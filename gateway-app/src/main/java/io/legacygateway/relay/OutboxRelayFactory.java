@@ -36,7 +36,6 @@ import javax.sql.DataSource;
 import org.apache.camel.spi.RoutePolicy;
 import org.apache.camel.support.RoutePolicySupport;
 import org.apache.camel.CamelContext;
-import org.apache.camel.StartupListener;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.DisposableBean;
@@ -135,39 +134,11 @@ public class OutboxRelayFactory implements DisposableBean {
                 new OutboxEventMapper(codec, s.source(), s.destination(), s.payloadFormat()), cycle.publisher(), clock,
                 jitter, allHooks, instance, attempts, meters, new RelaySteps(s, codec, camel.getObject()),
                 camel.getObject());
-        addCycleRoute(relay);
+        relay.cycleRoute().addOnceStarted();
         relays.add(relay);
         listeners.forEach(l -> l.accept(relay));
         logCreated(s, dialect, table, label);
         return relay;
-    }
-
-    /**
-     * Adds the relay's cycle route once the context has started, when the routes of its steps exist and can be
-     * checked (a step route that publishes or writes fails the start); at once when it runs already.
-     */
-    private void addCycleRoute(OutboxRelay relay) {
-        CamelContext context = camel.getObject();
-        if (context.isStarted()) {
-            relay.cycleRoute().add();
-            return;
-        }
-        try {
-            // once every route has started: Camel calls onCamelContextStarted while it starts routes, also for those
-            // added then, and a route added while the context starts is not started
-            context.addStartupListener(new StartupListener() {
-                @Override
-                public void onCamelContextStarted(CamelContext c, boolean alreadyStarted) {
-                }
-
-                @Override
-                public void onCamelContextFullyStarted(CamelContext c, boolean alreadyStarted) {
-                    relay.cycleRoute().add();
-                }
-            });
-        } catch (Exception e) {
-            throw new IllegalStateException(e);
-        }
     }
 
     /** {@code wakeUp: NOTIFY} needs LISTEN/NOTIFY and a table whose name makes a channel. */

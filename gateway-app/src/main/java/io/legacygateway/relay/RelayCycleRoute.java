@@ -5,6 +5,7 @@ import java.util.List;
 import org.apache.camel.CamelContext;
 import org.apache.camel.Exchange;
 import org.apache.camel.ProducerTemplate;
+import org.apache.camel.StartupListener;
 import org.apache.camel.builder.RouteBuilder;
 import org.apache.camel.model.ProcessorDefinition;
 import org.apache.camel.support.ExpressionAdapter;
@@ -51,6 +52,33 @@ public final class RelayCycleRoute {
     }
 
     /**
+     * Adds the relay's cycle route once the context has started, when the routes of its steps exist and can be
+     * checked (a step route that publishes or writes fails the start); at once when it runs already.
+     */
+    void addOnceStarted() {
+        if (camel.isStarted()) {
+            add();
+            return;
+        }
+        try {
+            // once every route has started: Camel calls onCamelContextStarted while it starts routes, also for those
+            // added then, and a route added while the context starts is not started
+            camel.addStartupListener(new StartupListener() {
+                @Override
+                public void onCamelContextStarted(CamelContext c, boolean alreadyStarted) {
+                }
+
+                @Override
+                public void onCamelContextFullyStarted(CamelContext c, boolean alreadyStarted) {
+                    add();
+                }
+            });
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /**
      * Adds the route, once, after checking that no step's route publishes or writes.
      *
      * @throws IllegalArgumentException naming the parameter, when one does
@@ -68,7 +96,7 @@ public final class RelayCycleRoute {
     }
 
     private void addRoute() {
-        List<String> forbidden = relay.steps().forbidden(camel);
+        List<String> forbidden = relay.events().steps().forbidden(camel);
         if (!forbidden.isEmpty()) {
             throw new IllegalArgumentException(String.join("; ", forbidden));
         }
@@ -144,7 +172,7 @@ public final class RelayCycleRoute {
 
         @Override
         public void configure() {
-            RelaySteps steps = relay.steps();
+            RelaySteps steps = relay.events().steps();
             ProcessorDefinition<?> each = from(uri()).routeId(routeId())
                     .routeDescription("Outbox relay " + name + ": one cycle, claim -> each event's steps -> publish"
                             + " -> mark, in one database transaction")
@@ -158,7 +186,7 @@ public final class RelayCycleRoute {
             ProcessorDefinition<?> event = each.process(x -> {
                 RelayedRow r = x.getMessage().getBody(RelayedRow.class);
                 x.setProperty(RowsExpression.ROW, r);
-                relay.envelope(r, cycle(x), x);
+                relay.events().envelope(r, cycle(x), x);
             }).id("envelope-" + name);
             if (steps.filter() != null) {
                 event = event.process(x -> steps.filter(row(x), x)).id("filter-" + name);
@@ -169,7 +197,7 @@ public final class RelayCycleRoute {
             if (steps.route() != null) {
                 event = event.process(x -> steps.route(row(x), x)).id("steps-" + name);
             }
-            event.process(x -> relay.settle(row(x), cycle(x), x)).id("event-" + name)
+            event.process(x -> relay.events().settle(row(x), cycle(x), x)).id("event-" + name)
                     .end()
                     .process(x -> x.getMessage().setBody(relay.publish(cycle(x)))).id("publish-" + name)
                     .process(x -> relay.mark(cycle(x), x.getMessage().getBody(PublishResult.class))).id("mark-" + name);
