@@ -32,6 +32,10 @@ import org.springframework.transaction.support.TransactionOperations;
  * ({@link DeadLetterReason#SEQUENCE_CONFLICT}). If the effect of a released parked message fails, the whole
  * transaction fails with it and the filling message is retried; the aggregate stays blocked until an operator acts
  * (a poisoned aggregate is parked, never applied out of order).
+ *
+ * <p>Versioned contracts: before the effects, each first delivery of the batch is upcast to the current version of its
+ * type ({@link Upcasts}), in the transaction; an upcast that fails is that message's failure
+ * ({@link DeadLetterReason#UPCAST_FAILED}). A parked message is stored as received and upcast when it is released.
  */
 final class InboxGuard {
 
@@ -174,6 +178,9 @@ final class InboxGuard {
      * type ({@link Upcasts}), any other one as it is (its effect is not applied).
      */
     private List<EventEnvelope> upcast(List<InboundMessage> messages, Set<String> recorded) {
+        if (upcasts == Upcasts.NONE) {
+            return messages.stream().map(InboundMessage::envelope).toList();
+        }
         List<EventEnvelope> current = new ArrayList<>(messages.size());
         Set<String> first = new HashSet<>();
         for (int i = 0; i < messages.size(); i++) {

@@ -215,4 +215,31 @@ abstract class InboxUpcastContractTest extends InboxTestSupport {
         assertThat(meters.find("gateway.inbox.dead.letters").tag("consumer", consumer).tag("reason", "UPCAST_FAILED")
                 .counter().count()).isEqualTo(2.0);
     }
+
+    @Test
+    void aParkedV1EventIsUpcastWhenTheSequenceGateReleasesIt() {
+        String queue = unique("it.upcast.gate");
+        String consumer = unique("wallet");
+        startConsumer(consumer, queue, Map.of("accept", "OrderCreated:1,OrderCreated:2,OrderPaid:1",
+                "sequence", "data.seq",
+                "upcast.OrderCreated.1", "jq:{seq: .seq, customer: {id: .customerId},"
+                        + " total: {amount: .amount, currency: \"EUR\"}}",
+                "effectSql.OrderCreated", V2_EFFECT));
+        EventEnvelope second = event("OrderCreated", "order-7", "carol", "2", 2L);
+        ObjectNode firstData = JsonNodeFactory.instance.objectNode().put("seq", 1);
+        firstData.putObject("customer").put("id", "carol");
+        firstData.putObject("total").put("amount", new BigDecimal("1")).put("currency", "EUR");
+        EventEnvelope first = new EventEnvelope(EnvelopeVersion.V1, UUID.randomUUID().toString(), "urn:test",
+                "OrderCreated", "order-7", Instant.now(), EventEnvelope.JSON, 2, "Order", null, null, null, firstData);
+        send(queue, second);
+        await().until(() -> target.queryForObject("SELECT COUNT(*) FROM inbox_parked", Integer.class) == 1);
+        assertThat(logged()).isZero();
+
+        send(queue, first);
+        await().until(() -> logged() == 2);
+        assertRow(logged(first.id()), "carol", "1");
+        assertRow(logged(second.id()), "carol", "2");
+        assertThat(inboxRows(consumer)).isEqualTo(2);
+        assertThat(deadLetters(queue)).isEmpty();
+    }
 }
