@@ -38,8 +38,8 @@ import java.util.regex.Pattern;
  *                            global (XA) transaction of both
  */
 public record InboxSettings(String consumer, String dataSource, QueueName queue, AcceptedTypes accept,
-                            Map<String, Effect> effects, List<Upcast> upcasts, boolean requireRows, TableName inboxTable,
-                            int maxPayloadBytes, int concurrentConsumers, Integer maxDeliveryAttempts,
+                            Map<String, Effect> effects, List<Upcast> upcasts, boolean requireRows,
+                            TableName inboxTable, int maxPayloadBytes, int concurrentConsumers, Integer maxDeliveryAttempts,
                             Duration maxBackoff, String sequence, TableName sequenceTable, TableName parkedTable,
                             int batchSize, Duration batchWait, int consumerWindowSize,
                             TransactionMode transactionMode) {

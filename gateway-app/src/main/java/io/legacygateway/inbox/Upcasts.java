@@ -133,8 +133,8 @@ final class Upcasts {
         for (InboxSettings.Upcast u : settings.upcasts()) {
             EventStep step = EventStep.parse(InboxSettings.label(settings.consumer(), u.parameter()), u.step(), false)
                     .compile(camel);
-            chains.computeIfAbsent(u.type(), t -> new HashMap<>())
-                    .put(u.from(), new Link(step, InboxMetrics.upcasts(meters, settings.consumer(), u.type(), u.from())));
+            Counter counter = InboxMetrics.upcasts(meters, settings.consumer(), u.type(), u.from());
+            chains.computeIfAbsent(u.type(), t -> new HashMap<>()).put(u.from(), new Link(step, counter));
             current.put(u.type(), settings.accept().versions().get(u.type()).stream()
                     .mapToInt(Integer::intValue).max().orElseThrow());
         }

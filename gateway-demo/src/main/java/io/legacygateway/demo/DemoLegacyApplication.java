@@ -198,7 +198,8 @@ public class DemoLegacyApplication implements InitializingBean, DisposableBean {
 
     private void outbox(Connection c, String order, String type, int version, String payload) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("INSERT INTO outbox (id, aggregate_type, aggregate_id, "
-                + "event_type, event_version, payload, occurred_at, correlation_id) VALUES (?, 'Order', ?, ?, ?, ?, ?, ?)")) {
+                + "event_type, event_version, payload, occurred_at, correlation_id)"
+                + " VALUES (?, 'Order', ?, ?, ?, ?, ?, ?)")) {
             ps.setString(1, UUID.randomUUID().toString());
             ps.setString(2, order);
             ps.setString(3, type);
