@@ -19,6 +19,11 @@ public enum DeadLetterReason {
      * {@code requireRows} changed nothing.
      */
     BUSINESS_RULE,
+    /**
+     * An {@code upcast.<Type>.<version>} step threw for the event, or its value was not JSON data: the same data
+     * would fail the same way again.
+     */
+    UPCAST_FAILED,
     /** Sequence gate: the sequence was applied already, or another message is parked at it. */
     SEQUENCE_CONFLICT,
     /** A failure that may pass (lock timeout, deadlock, an unexpected error) lasted until the last allowed delivery. */

@@ -109,12 +109,13 @@ public class InboxConsumerFactory implements DisposableBean {
         InboxStore batchStore = batches.dataSource() == dataSource ? store
                 : store(s, batches.dataSource(), dialect, inbox);
         Map<String, List<InboxEffect>> effects = effects(s, batches.dataSource(), camel);
+        Upcasts upcasts = Upcasts.compile(s, camel, meters);
         BrokerQueueSettings broker = broker(s);
         int attempts = deliveryAttempts(s, broker);
         requireRetentionCoversRedelivery(c, s.queue().address(), broker, attempts);
         TransactionTemplate tx = new TransactionTemplate(dataSources.transactionManager(s.dataSource()));
         InboxGuard guard = new InboxGuard(c, batchStore, batches.transaction(), effects, s.sequence() != null, codec,
-                clock, hooks);
+                clock, hooks, upcasts);
         InboundMessageReader reader = new InboundMessageReader(codec, s.accept(), s.maxPayloadBytes(), s.sequence());
         DeadLetterWriter deadLetters = new DeadLetterWriter(broker, s.queue(), c, clock);
         InboxConsumer consumer = new InboxConsumer(s, attempts, reader, guard, deadLetters, hooks, meters, clock,
@@ -122,15 +123,20 @@ public class InboxConsumerFactory implements DisposableBean {
         if (batches.xa() != null) {
             xaListeners.put(c, batches.xa());
         }
+        if (upcasts != Upcasts.NONE) {
+            UpcastRouteCheck.register(camel, upcasts);
+        }
         consumers.add(consumer);
         listeners.forEach(l -> l.accept(consumer));
         log.info("Inbox consumer '{}': queue {} -> {} {} (accept {}, {} session(s), dead letters to {} after {} "
                         + "deliveries, batches of up to {} within {}, consumer window {} bytes, "
-                        + "transactionMode {}{}){}",
+                        + "transactionMode {}{}{}){}",
                 c, s.queue(),
                 dialect.id(), inbox, s.accept(), s.concurrentConsumers(), deadLetters.deadLetterQueue(),
                 attempts, s.batchSize(), DurationText.format(s.batchWait()), s.consumerWindowSize(),
                 s.transactionMode(), s.sequence() == null ? "" : ", sequence gate on " + s.sequence(),
+                s.upcasts().isEmpty() ? "" : ", upcasts " + s.upcasts().stream()
+                        .map(u -> u.type() + ":" + u.from() + "->" + (u.from() + 1)).toList(),
                 dialect.testedHere() ? "" : " [dialect NOT tested by this project]");
         return consumer;
     }

@@ -32,6 +32,10 @@ import org.springframework.transaction.support.TransactionOperations;
  * ({@link DeadLetterReason#SEQUENCE_CONFLICT}). If the effect of a released parked message fails, the whole
  * transaction fails with it and the filling message is retried; the aggregate stays blocked until an operator acts
  * (a poisoned aggregate is parked, never applied out of order).
+ *
+ * <p>Versioned contracts: before the effects, each first delivery of the batch is upcast to the current version of its
+ * type ({@link Upcasts}), in the transaction; an upcast that fails is that message's failure
+ * ({@link DeadLetterReason#UPCAST_FAILED}). A parked message is stored as received and upcast when it is released.
  */
 final class InboxGuard {
 
@@ -47,10 +51,12 @@ final class InboxGuard {
     private final EnvelopeCodec codec;
     private final Clock clock;
     private final List<InboxDeliveryHook> hooks;
+    private final Upcasts upcasts;
 
     InboxGuard(String consumer, InboxStore store, TransactionOperations transaction,
                Map<String, List<InboxEffect>> effects, boolean gated, EnvelopeCodec codec, Clock clock,
-               List<InboxDeliveryHook> hooks) {
+               List<InboxDeliveryHook> hooks, Upcasts upcasts) {
+        this.upcasts = upcasts;
         this.consumer = consumer;
         this.store = store;
         this.transaction = transaction;
@@ -122,6 +128,7 @@ final class InboxGuard {
                 at = -1;
                 Set<String> recorded = store.recordAll(messages.stream().map(m -> m.envelope().id()).toList(),
                         consumer, clock.instant());
+                List<EventEnvelope> current = upcast(messages, recorded);
                 List<Result> results = new ArrayList<>(messages.size());
                 Set<String> applied = new HashSet<>();
                 for (at = 0; at < messages.size(); at++) {
@@ -133,7 +140,7 @@ final class InboxGuard {
                     }
                     SqlEffect statement = gated || oneByOne ? null : onlyStatement(envelope);
                     if (statement == null) {
-                        results.add(gated ? gate(message) : applyEffect(envelope));
+                        results.add(gated ? gate(message, current.get(at)) : applyEffect(current.get(at)));
                         hooks.forEach(h -> h.beforeDatabaseCommit(consumer, envelope));
                         continue;
                     }
@@ -149,7 +156,7 @@ final class InboxGuard {
                             break;
                         }
                     }
-                    applyRun(statement, messages, run);
+                    applyRun(statement, current, run);
                     for (int i : run) {
                         at = i;
                         results.add(new Result(InboxOutcome.APPLIED, 0));
@@ -166,6 +173,28 @@ final class InboxGuard {
         }));
     }
 
+    /**
+     * The envelope each message's effect gets: its first delivery in the batch upcast to the current version of its
+     * type ({@link Upcasts}), any other one as it is (its effect is not applied).
+     */
+    private List<EventEnvelope> upcast(List<InboundMessage> messages, Set<String> recorded) {
+        if (upcasts == Upcasts.NONE) {
+            return messages.stream().map(InboundMessage::envelope).toList();
+        }
+        List<EventEnvelope> current = new ArrayList<>(messages.size());
+        Set<String> first = new HashSet<>();
+        for (int i = 0; i < messages.size(); i++) {
+            EventEnvelope envelope = messages.get(i).envelope();
+            try {
+                current.add(recorded.contains(envelope.id()) && first.add(envelope.id()) ? upcasts.apply(envelope)
+                        : envelope);
+            } catch (RuntimeException e) {
+                throw new BatchFailure(i, e);
+            }
+        }
+        return current;
+    }
+
     /** The effect of a message when it is exactly one SQL statement, else {@code null}. */
     private SqlEffect onlyStatement(EventEnvelope envelope) {
         List<InboxEffect> list = effects.get(envelope.type());
@@ -173,17 +202,17 @@ final class InboxGuard {
     }
 
     /** The effects of {@code run} (positions in {@code messages}) as one JDBC batch, or alone when it is one. */
-    private void applyRun(SqlEffect statement, List<InboundMessage> messages, List<Integer> run) {
+    private void applyRun(SqlEffect statement, List<EventEnvelope> envelopes, List<Integer> run) {
         if (run.size() == 1) {
             try {
-                applyEffect(messages.get(run.get(0)).envelope());
+                applyEffect(envelopes.get(run.get(0)));
             } catch (RuntimeException e) {
                 throw new BatchFailure(run.get(0), e);
             }
             return;
         }
         try {
-            statement.applyAll(run.stream().map(i -> messages.get(i).envelope()).toList());
+            statement.applyAll(run.stream().map(envelopes::get).toList());
         } catch (SqlEffect.BatchFailure f) {
             RuntimeException failure = f.failure() instanceof BusinessRuleViolationException b
                     ? new DeadLetterException(DeadLetterReason.BUSINESS_RULE, b.getMessage(), b) : f.failure();
@@ -203,8 +232,8 @@ final class InboxGuard {
         return new Result(InboxOutcome.APPLIED, 0);
     }
 
-    private Result gate(InboundMessage message) {
-        EventEnvelope envelope = message.envelope();
+    /** {@code envelope}: the message's, upcast. */
+    private Result gate(InboundMessage message, EventEnvelope envelope) {
         String aggregate = envelope.groupId();
         long sequence = message.sequence();
         long last = store.lockSequence(consumer, aggregate);
@@ -239,7 +268,7 @@ final class InboxGuard {
 
     private void release(InboxStore.ParkedMessage parked, String aggregate, long sequence) {
         try {
-            applyEffect(codec.read(parked.envelope()));
+            applyEffect(upcasts.apply(codec.read(parked.envelope())));
         } catch (MalformedEnvelopeException | DeadLetterException e) {
             throw new IllegalStateException("parked message " + parked.messageId() + " (sequence " + sequence + " of "
                     + aggregate + ") cannot be applied: " + e.getMessage(), e);

@@ -94,6 +94,16 @@ final class InboxMetrics {
                 .tag("consumer", consumer).tag("reason", reason.name()).register(meters).increment();
     }
 
+    /**
+     * {@code gateway_inbox_upcast_total{consumer,type,from}}: upcasts of {@code type}'s data from version {@code from}
+     * to the next one that succeeded (also those of a transaction that then rolled back and ran again).
+     */
+    static Counter upcasts(MeterRegistry meters, String consumer, String type, int from) {
+        return Counter.builder("gateway.inbox.upcast")
+                .description("Event data upcast from one version to the next before the effect")
+                .tag("consumer", consumer).tag("type", type).tag("from", Integer.toString(from)).register(meters);
+    }
+
     /** Counts an attempt that found the database unreachable. */
     void unreachable() {
         unreachable.increment();

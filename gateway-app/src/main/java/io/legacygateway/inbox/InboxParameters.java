@@ -12,8 +12,8 @@ import org.springframework.validation.annotation.Validated;
 /**
  * The {@code inbox-consumer} template's parameters as given, bound and validated by {@link TemplateParameters}: each
  * component is one parameter's whole definition (name, default, validation, and the description the reference table
- * shows). {@code effectSql.<Type>} and {@code effectEndpoint.<Type>} come on top. What depends on other parameters or
- * on the configuration is checked by {@link InboxSettings#parse}.
+ * shows). {@code effectSql.<Type>}, {@code effectEndpoint.<Type>} and {@code upcast.<Type>.<version>} come on top.
+ * What depends on other parameters or on the configuration is checked by {@link InboxSettings#parse}.
  */
 @Validated
 public record InboxParameters(

@@ -7,6 +7,7 @@ import io.legacygateway.transactions.TransactionMode;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
@@ -23,6 +24,7 @@ import java.util.regex.Pattern;
  * @param queue               the queue consumed
  * @param accept              accepted types and versions
  * @param effects             per accepted type, what applying it means
+ * @param upcasts             the {@code upcast.<Type>.<version>} steps, each turning one version's data into the next
  * @param requireRows         an SQL effect that changes no row is a business-rule violation
  * @param maxDeliveryAttempts deliveries before a transiently failing message is dead-lettered; {@code null} for the
  *                            broker's {@code max-delivery-attempts}
@@ -36,8 +38,8 @@ import java.util.regex.Pattern;
  *                            global (XA) transaction of both
  */
 public record InboxSettings(String consumer, String dataSource, QueueName queue, AcceptedTypes accept,
-                            Map<String, Effect> effects, boolean requireRows, TableName inboxTable,
-                            int maxPayloadBytes, int concurrentConsumers, Integer maxDeliveryAttempts,
+                            Map<String, Effect> effects, List<Upcast> upcasts, boolean requireRows,
+                            TableName inboxTable, int maxPayloadBytes, int concurrentConsumers, Integer maxDeliveryAttempts,
                             Duration maxBackoff, String sequence, TableName sequenceTable, TableName parkedTable,
                             int batchSize, Duration batchWait, int consumerWindowSize,
                             TransactionMode transactionMode) {
@@ -47,6 +49,13 @@ public record InboxSettings(String consumer, String dataSource, QueueName queue,
      * parameter it came from ({@code effectSql} or {@code effectSql.<Type>}), for error messages.
      */
     public record Effect(String sql, String endpoint, String sqlParameter, String endpointParameter) {
+    }
+
+    /**
+     * One {@code upcast.<Type>.<version>}: the step (an {@code EventStep} spec) that turns the data of version
+     * {@code from} of {@code type} into the data of version {@code from + 1}.
+     */
+    public record Upcast(String type, int from, String step, String parameter) {
     }
 
     /**
@@ -74,8 +83,17 @@ public record InboxSettings(String consumer, String dataSource, QueueName queue,
     private static final Pattern QUEUE = Pattern.compile("[A-Za-z0-9._-]{1,200}");
     private static final String EFFECT_SQL = "effectSql";
     private static final String EFFECT_ENDPOINT = "effectEndpoint";
+    static final String UPCAST = "upcast";
+    /** The reference line of {@code upcast.<Type>.<version>} in docs/inbox.md's parameter table. */
+    public static final String UPCAST_DESCRIPTION = "Step (`jq:…`, `simple:…`, `xpath:…`, `direct:<route>`,"
+            + " `xslt:<resource>`) turning the data of version `<version>` of `<Type>` into that of `<version>`+1;"
+            + " an older accepted version is upcast step by step to the current (highest accepted) one, whose effect"
+            + " then runs. See [Versioned contracts: upcasts](#versioned-contracts-upcasts)";
 
-    /** Every fixed parameter name; {@code effectSql.<Type>} and {@code effectEndpoint.<Type>} come on top. */
+    /**
+     * Every fixed parameter name; {@code effectSql.<Type>}, {@code effectEndpoint.<Type>} and
+     * {@code upcast.<Type>.<version>} come on top.
+     */
     public static Set<String> parameterNames() {
         Set<String> names = new TreeSet<>();
         TemplateParameters.definitions(InboxParameters.class).forEach(d -> names.add(d.key()));
@@ -104,9 +122,12 @@ public record InboxSettings(String consumer, String dataSource, QueueName queue,
             }
             int dot = key.indexOf('.');
             String base = dot < 0 ? key : key.substring(0, dot);
+            if (dot > 0 && base.equals(UPCAST)) {
+                continue; // checked by Upcasts.declared
+            }
             if (dot < 0 || !(base.equals(EFFECT_SQL) || base.equals(EFFECT_ENDPOINT))) {
                 throw new IllegalArgumentException(label.apply(key) + ": unknown parameter; known: " + known
-                        + " and effectSql.<Type>, effectEndpoint.<Type>");
+                        + " and effectSql.<Type>, effectEndpoint.<Type>, upcast.<Type>.<version>");
             }
             if (!accept.types().contains(key.substring(dot + 1))) {
                 throw new IllegalArgumentException(label.apply(key) + ": '" + key.substring(dot + 1)
@@ -144,7 +165,8 @@ public record InboxSettings(String consumer, String dataSource, QueueName queue,
         }
         int window = p.consumerWindowSize() != null ? p.consumerWindowSize()
                 : p.batchSize() == 1 ? 0 : InboxParameters.DEFAULT_BATCH_WINDOW;
-        return new InboxSettings(consumer, dataSource, queue, accept, effects, p.requireRows(),
+        List<Upcast> upcasts = Upcasts.declared(given, accept, label);
+        return new InboxSettings(consumer, dataSource, queue, accept, effects, upcasts, p.requireRows(),
                 TableName.parse(label.apply("inboxTable"), p.inboxTable()), p.maxPayloadBytes(),
                 p.concurrentConsumers(), p.maxDeliveryAttempts(), p.maxBackoff(), blankToNull(p.sequence()),
                 TableName.parse(label.apply("sequenceTable"), p.sequenceTable()),

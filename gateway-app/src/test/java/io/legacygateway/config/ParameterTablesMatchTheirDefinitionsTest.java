@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.legacygateway.adapters.outbox.OutboxColumn;
 import io.legacygateway.inbox.DeadLetterReason;
 import io.legacygateway.inbox.InboxParameters;
+import io.legacygateway.inbox.InboxSettings;
 import io.legacygateway.relay.RelayParameters;
 import io.legacygateway.testsupport.StandaloneArtemis;
 import java.io.IOException;
@@ -145,7 +146,12 @@ class ParameterTablesMatchTheirDefinitionsTest {
                 }
                 yield rows;
             }
-            case "parameters:inbox" -> table(TemplateParameters.definitions(InboxParameters.class));
+            case "parameters:inbox" -> {
+                List<String> rows = table(TemplateParameters.definitions(InboxParameters.class));
+                // the parameters with a type (and version) in their names, after the fixed ones
+                rows.add(row("`upcast.<Type>.<version>`", "(none)", InboxSettings.UPCAST_DESCRIPTION));
+                yield rows;
+            }
             default -> throw new IllegalArgumentException(block);
         };
     }

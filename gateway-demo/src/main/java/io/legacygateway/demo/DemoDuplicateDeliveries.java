@@ -80,7 +80,9 @@ public class DemoDuplicateDeliveries implements InitializingBean, DisposableBean
                 return null;
             }
             EventEnvelope event = event(applied.get(ThreadLocalRandom.current().nextInt(applied.size())));
-            String customer = event.data().path("customerId").asText();
+            // version 1 of OrderCreated (and OrderPaid) name customerId; version 2 of OrderCreated customer.id
+            String customer = event.data().has("customerId") ? event.data().path("customerId").asText()
+                    : event.data().path("customer").path("id").asText();
             Map<String, Object> before = wallet.wallet(customer);
             log.info("Demo: delivering {} {} (order {}) a second time; {}'s wallet before it: {} ordered ({}), {} paid "
                             + "({}). The wallet's inbox must skip it", event.type(), event.id(), event.subject(),

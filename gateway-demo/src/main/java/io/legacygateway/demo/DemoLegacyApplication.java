@@ -153,10 +153,16 @@ public class DemoLegacyApplication implements InitializingBean, DisposableBean {
             ps.setBigDecimal(3, amount);
             ps.executeUpdate();
         }
-        outbox(c, order, "OrderCreated",
-                "{\"orderId\":\"" + order + "\",\"customerId\":\"" + customer + "\",\"amount\":" + amount + "}");
-        log.info("Demo legacy application: order {} created for {} ({}), outbox row written (#{})", order, customer,
-                amount, orders.incrementAndGet());
+        long n = orders.incrementAndGet();
+        // the legacy code is being upgraded: every other order is written in version 2 of OrderCreated, and the
+        // wallet's inbox upcasts version 1 (routes/demo/inbox-wallet.yaml)
+        int version = n % 2 == 0 ? 2 : 1;
+        outbox(c, order, "OrderCreated", version, version == 1
+                ? "{\"orderId\":\"" + order + "\",\"customerId\":\"" + customer + "\",\"amount\":" + amount + "}"
+                : "{\"orderId\":\"" + order + "\",\"customer\":{\"id\":\"" + customer + "\"},\"total\":{\"amount\":"
+                        + amount + ",\"currency\":\"EUR\"}}");
+        log.info("Demo legacy application: order {} created for {} ({}), outbox row written (#{}, OrderCreated"
+                + " version {})", order, customer, amount, n, version);
         return new Order(order, customer, amount);
     }
 
@@ -165,7 +171,7 @@ public class DemoLegacyApplication implements InitializingBean, DisposableBean {
             ps.setString(1, order.id());
             ps.executeUpdate();
         }
-        outbox(c, order.id(), "OrderPaid", "{\"orderId\":\"" + order.id() + "\",\"customerId\":\"" + order.customer()
+        outbox(c, order.id(), "OrderPaid", 1, "{\"orderId\":\"" + order.id() + "\",\"customerId\":\"" + order.customer()
                 + "\",\"amount\":" + order.amount() + "}");
         String invoice = "INV-" + Long.toString(Math.abs(order.id().hashCode()) % 100_000_000L);
         try (PreparedStatement ps = c.prepareStatement(
@@ -192,15 +198,17 @@ public class DemoLegacyApplication implements InitializingBean, DisposableBean {
         log.info("Demo legacy application: customer {} changed their e-mail address (no outbox code)", customer);
     }
 
-    private void outbox(Connection c, String order, String type, String payload) throws SQLException {
+    private void outbox(Connection c, String order, String type, int version, String payload) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("INSERT INTO outbox (id, aggregate_type, aggregate_id, "
-                + "event_type, event_version, payload, occurred_at, correlation_id) VALUES (?, 'Order', ?, ?, 1, ?, ?, ?)")) {
+                + "event_type, event_version, payload, occurred_at, correlation_id)"
+                + " VALUES (?, 'Order', ?, ?, ?, ?, ?, ?)")) {
             ps.setString(1, UUID.randomUUID().toString());
             ps.setString(2, order);
             ps.setString(3, type);
-            ps.setString(4, payload);
-            ps.setTimestamp(5, Timestamp.from(clock.instant()));
-            ps.setString(6, order);
+            ps.setInt(4, version);
+            ps.setString(5, payload);
+            ps.setTimestamp(6, Timestamp.from(clock.instant()));
+            ps.setString(7, order);
             ps.executeUpdate();
         }
     }

@@ -68,14 +68,25 @@ class DemoWalletAppliesEachEventOnceTest {
                 "SELECT message_id FROM inbox WHERE consumer_name = 'demo-wallet'", String.class));
         Map<String, BigDecimal> ordered = new HashMap<>();
         Map<String, Integer> created = new HashMap<>();
+        Map<Integer, Integer> versions = new HashMap<>();
         EnvelopeCodec codec = new EnvelopeCodec();
-        for (Map<String, Object> row : legacy.queryForList("SELECT id, event_type, payload FROM outbox")) {
+        for (Map<String, Object> row : legacy.queryForList(
+                "SELECT id, event_type, event_version, payload FROM outbox")) {
             if (applied.contains((String) row.get("ID")) && "OrderCreated".equals(row.get("EVENT_TYPE"))) {
                 JsonNode data = codec.parseJson((String) row.get("PAYLOAD"));
-                ordered.merge(data.get("customerId").asText(), data.get("amount").decimalValue(), BigDecimal::add);
-                created.merge(data.get("customerId").asText(), 1, Integer::sum);
+                int version = ((Number) row.get("EVENT_VERSION")).intValue();
+                versions.merge(version, 1, Integer::sum);
+                // version 1 as the legacy code wrote it before its upgrade; version 2 nests customer and total
+                String customer = version == 1 ? data.get("customerId").asText() : data.at("/customer/id").asText();
+                BigDecimal amount = version == 1 ? data.get("amount").decimalValue()
+                        : data.at("/total/amount").decimalValue();
+                ordered.merge(customer, amount, BigDecimal::add);
+                created.merge(customer, 1, Integer::sum);
             }
         }
+        assertThat(versions).as("OrderCreated applied in both versions").containsKeys(1, 2);
+        assertThat(count("gateway.inbox.upcast")).as("each version 1 upcast at least once")
+                .isGreaterThanOrEqualTo(versions.get(1));
         List<Map<String, Object>> wallets = wallet.queryForList(
                 "SELECT customer_id, orders_created, amount_ordered FROM customer_wallet");
         for (Map<String, Object> w : wallets) {
