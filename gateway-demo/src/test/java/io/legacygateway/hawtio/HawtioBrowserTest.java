@@ -12,6 +12,8 @@ import java.util.Optional;
 import java.util.stream.Stream;
 import org.apache.camel.CamelContext;
 import org.apache.camel.ServiceStatus;
+import org.apache.camel.api.management.ManagedCamelContext;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ConditionEvaluationResult;
@@ -111,7 +113,31 @@ class HawtioBrowserTest {
         logInAndFindTheRoute("watcher", "watcher-password");
     }
 
-    private void logInAndFindTheRoute(String user, String password) throws IOException {
+    /**
+     * The billing relay's cycle route in Hawtio's route diagram: claim, the per-event envelope, the step route and
+     * the event, publish and mark, each a node (the README's screenshot, {@code target/hawtio-relay-cycle.png}).
+     */
+    @Test
+    void anOperatorSeesTheRelaysStepsInTheRouteDiagram() throws IOException {
+        String cycle = "outbox-relay-demo-billing-cycle";
+        Awaitility.await().atMost(WAIT).until(() -> camel.getRoute(cycle) != null
+                && camel.getCamelContextExtension().getContextPlugin(ManagedCamelContext.class)
+                        .getManagedProcessor("steps-demo-billing").getExchangesCompleted() > 0);
+        WebDriverWait wait = logInAndFindTheRoute("demo", "demo");
+        By route = By.xpath("//*[normalize-space(text())='" + cycle + "']");
+        if (browser.findElements(route).isEmpty()) {
+            browser.findElement(By.xpath("(//*[normalize-space(text())='" + CAMEL_CONTEXT + "']/ancestor::li[1]"
+                    + "//*[normalize-space(text())='routes'])[1]")).click();
+        }
+        wait.until(ExpectedConditions.elementToBeClickable(route)).click();
+        wait.until(ExpectedConditions.elementToBeClickable(
+                By.xpath("//*[self::a or self::button][normalize-space()='Route Diagram']"))).click();
+        // one node per processor of the cycle route, the per-event ones inside the split
+        wait.until(d -> d.findElements(By.cssSelector(".react-flow__node")).size() >= 8);
+        screenshot("hawtio-relay-cycle.png");
+    }
+
+    private WebDriverWait logInAndFindTheRoute(String user, String password) throws IOException {
         assertThat(camel.getRouteController().getRouteStatus(ROUTE_ID)).isEqualTo(ServiceStatus.Started);
         long start = System.nanoTime();
         browser = startChromium();
@@ -143,6 +169,7 @@ class HawtioBrowserTest {
         log.info("Hawtio browser test: {} logged in, Camel plugin shows route {} in {} ms (Chromium {})", user, ROUTE_ID,
                 Duration.ofNanos(System.nanoTime() - start).toMillis(),
                 ((ChromeDriver) browser).getCapabilities().getBrowserVersion());
+        return wait;
     }
 
     @AfterEach
