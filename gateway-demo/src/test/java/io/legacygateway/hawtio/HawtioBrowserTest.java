@@ -24,6 +24,8 @@ import org.openqa.selenium.By;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.interactions.Actions;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
@@ -134,6 +136,15 @@ class HawtioBrowserTest {
                 By.xpath("//*[self::a or self::button][normalize-space()='Route Diagram']"))).click();
         // one node per processor of the cycle route, the per-event ones inside the split
         wait.until(d -> d.findElements(By.cssSelector(".react-flow__node")).size() >= 8);
+        screenshot("hawtio-relay-cycle-nodes.png");
+        // the diagram reads the processors' statistics every few seconds: each node then shows its count, and the
+        // step route's node (from, claim, split, envelope, steps, ...) its events on hover
+        wait.until(d -> d.findElements(By.cssSelector(".react-flow__node .number")).stream()
+                .anyMatch(n -> n.getText().matches("[1-9][0-9]*")));
+        WebElement steps = browser.findElements(By.cssSelector(".react-flow__node")).get(4);
+        new Actions(browser).moveToElement(steps).perform();
+        wait.until(ExpectedConditions.visibilityOfElementLocated(By.cssSelector(".node-tooltip")));
+        assertThat(browser.findElement(By.cssSelector(".node-tooltip")).getText()).contains("steps-demo-billing");
         screenshot("hawtio-relay-cycle.png");
     }
 
