@@ -35,13 +35,24 @@ abstract class CrashAfterPublishBeforeMarkTest extends RelayTestSupport {
 
     @Test
     void crashAfterPublishBeforeMarkRepublishesWithTheSameIdsAndTheBrokerDropsTheCopies() {
+        crashAndResend(Map.of());
+    }
+
+    /** A step shapes each event again on the resend: the same event, the same duplicate id, dropped by the broker. */
+    @Test
+    void crashAfterPublishBeforeMarkWithAStepRepublishesTheSameShapedEvents() {
+        crashAndResend(Map.of("transform", "jq:{n, shaped: true}",
+                "filter", "simple:${header.ce_type} == 'OrderChanged'"));
+    }
+
+    private void crashAndResend(Map<String, Object> parameters) {
         String queue = unique("it.crash");
         String relayName = unique("crash");
         List<String> first = new ArrayList<>();
         for (int i = 0; i < 5; i++) {
             first.add(rows.insert("order-" + (i % 3), "OrderChanged", "{\"n\":" + i + "}"));
         }
-        OutboxRelay relay = relay(relayName, "queue:" + queue, Map.of());
+        OutboxRelay relay = relay(relayName, "queue:" + queue, parameters);
         faults.crashOnceAfterPublish(relayName);
 
         assertThat(drain(relay)).as("nothing counts as published when the mark did not commit").isZero();
