@@ -134,7 +134,12 @@ public class OutboxRelayFactory implements DisposableBean {
                 new OutboxEventMapper(codec, s.source(), s.destination(), s.payloadFormat()), cycle.publisher(), clock,
                 jitter, allHooks, instance, attempts, meters, new RelaySteps(s, codec, camel.getObject()),
                 camel.getObject());
-        relay.cycleRoute().addOnceStarted();
+        try {
+            relay.cycleRoute().addOnceStarted();
+        } catch (RuntimeException e) {
+            relay.close(); // a step route that publishes or writes: refused, and nothing of the relay is left open
+            throw e;
+        }
         relays.add(relay);
         listeners.forEach(l -> l.accept(relay));
         logCreated(s, dialect, table, label);
