@@ -58,7 +58,7 @@ public class OutboxRelayFactory implements DisposableBean {
     private final Clock clock;
     private final RetryJitter jitter;
     private final List<RelayCycleHook> hooks;
-    /** Asked for when a relay is created: the context is being built from the routes that create relays. */
+    /** Asked for per relay: the context is being built from the routes that create relays. */
     private final ObjectProvider<CamelContext> camel;
     private final EnvelopeCodec codec = new EnvelopeCodec();
     private final List<OutboxRelay> relays = new CopyOnWriteArrayList<>();
@@ -130,10 +130,10 @@ public class OutboxRelayFactory implements DisposableBean {
                         s.relay(), instance, label.apply("attemptLog"), txName.equals(s.stateDataSource()),
                         s.transactionMode().name())
                 : null;
+        CamelContext context = camel.getObject();
         OutboxRelay relay = new OutboxRelay(s, store, cycle.transaction(),
                 new OutboxEventMapper(codec, s.source(), s.destination(), s.payloadFormat()), cycle.publisher(), clock,
-                jitter, allHooks, instance, attempts, meters, new RelaySteps(s, codec, camel.getObject()),
-                camel.getObject());
+                jitter, allHooks, instance, attempts, meters, new RelaySteps(s, codec, context), context);
         try {
             relay.cycleRoute().addOnceStarted();
         } catch (RuntimeException e) {
