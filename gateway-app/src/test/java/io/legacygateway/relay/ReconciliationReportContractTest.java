@@ -122,6 +122,25 @@ abstract class ReconciliationReportContractTest extends RelayTestSupport {
     }
 
     @Test
+    void rowAStepDroppedIsReportedAsNotPublishedOnPurpose() {
+        String name = unique("rec-filtered");
+        String kept = rows.insert("order-7", "OrderConfirmed", "{\"n\":7}");
+        String dropped = rows.insert("order-7", "OrderAudited", "{\"n\":8}");
+        OutboxRelay relay = relay(name, "queue:" + unique("it.rec"), Map.of(
+                "filter", "simple:${header.ce_type} != 'OrderAudited'", "filterReason", "audit-only"));
+        assertThat(drain(relay)).isEqualTo(1);
+
+        Reconciliation.Report all = reconciliation.report(name, true, null);
+        IntentEvidence e = all.intents().stream().filter(i -> i.intentId().equals(dropped)).findFirst().orElseThrow();
+        assertThat(e.reconciliationDecision()).isEqualTo(ReconciliationDecision.DOMAIN_AND_INTENT_COMMITTED);
+        assertThat(e.missing()).isEmpty();
+        assertThat(e.publishObservation()).contains("FILTERED").contains("audit-only");
+        assertThat(e.markState()).isEqualTo("PUBLISHED");
+        assertThat(e.residualConsumerRisk()).startsWith("Not published, on purpose").contains("audit-only");
+        assertThat(all.intents()).extracting(IntentEvidence::intentId).contains(kept);
+    }
+
+    @Test
     void domainRowWithoutAnIntentIsADualWriteGap() {
         String name = unique("rec-gap");
         rows.jdbc().execute("DROP TABLE IF EXISTS rec_orders");
