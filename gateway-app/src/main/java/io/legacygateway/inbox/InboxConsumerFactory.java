@@ -53,6 +53,9 @@ public class InboxConsumerFactory implements DisposableBean {
     private final List<Consumer<InboxConsumer>> listeners = new CopyOnWriteArrayList<>();
     private final List<ConnectionFactory> connectionFactories = new CopyOnWriteArrayList<>();
     private final List<ProducerTemplate> producers = new CopyOnWriteArrayList<>();
+    /** What each consumer's route holds besides its listener containers, by consumer name (closed on release). */
+    private final Map<String, List<AutoCloseable>> held = new ConcurrentHashMap<>();
+    private final List<Consumer<InboxConsumer>> releaseListeners = new CopyOnWriteArrayList<>();
     private final InboxTransactions transactions;
     /** The global transactions of each XA consumer's listener containers, by consumer name. */
     private final Map<String, InboxTransactions.Xa> xaListeners = new ConcurrentHashMap<>();
@@ -77,6 +80,12 @@ public class InboxConsumerFactory implements DisposableBean {
         ConnectionFactory cf = ConsumerConnectionFactory.create(applicationConnectionFactory,
                 settings.consumerWindowSize(), settings.transactionMode() == TransactionMode.XA);
         connectionFactories.add(cf);
+        if (cf instanceof ActiveMQConnectionFactory a) {
+            held.computeIfAbsent(settings.consumer(), k -> new CopyOnWriteArrayList<>()).add(() -> {
+                connectionFactories.remove(a);
+                a.close();
+            });
+        }
         return cf;
     }
 
@@ -213,6 +222,41 @@ public class InboxConsumerFactory implements DisposableBean {
         consumers.forEach(listener);
     }
 
+    /** Calls {@code listener} for every consumer {@link #release released} from now on. */
+    public void onRelease(Consumer<InboxConsumer> listener) {
+        releaseListeners.add(listener);
+    }
+
+    /**
+     * Releases the consumer of that name once its route has been stopped and removed (a route edited without a
+     * restart; Camel has stopped and destroyed its listener containers): closes its connection factory and its
+     * effects' producer, and forgets it, so that the name may be used again. Its counters and timers stay registered
+     * (it has no gauges): the next consumer of that name counts on in them. Not released: the XA connection pool of a
+     * {@code transactionMode: XA} consumer, kept until the application closes.
+     *
+     * @return whether a consumer of that name was there
+     */
+    public boolean release(String name) {
+        InboxConsumer consumer = consumers.stream().filter(c -> c.name().equals(name)).findFirst().orElse(null);
+        if (consumer != null) {
+            consumers.remove(consumer);
+        }
+        xaListeners.remove(name);
+        for (AutoCloseable c : held.getOrDefault(name, List.of())) {
+            try {
+                c.close();
+            } catch (Exception e) {
+                log.debug("closing what consumer '{}' held failed: {}", name, e.toString());
+            }
+        }
+        held.remove(name);
+        if (consumer == null) {
+            return false; // its route failed to be created: what it had opened is closed all the same
+        }
+        releaseListeners.forEach(l -> l.accept(consumer));
+        return true;
+    }
+
     /** The consumers created so far (operations and tests). */
     public List<InboxConsumer> consumers() {
         return List.copyOf(consumers);
@@ -236,8 +280,13 @@ public class InboxConsumerFactory implements DisposableBean {
                             + ": '" + effect.endpoint() + "' is not a usable endpoint: " + ex.getMessage(), ex);
                 }
                 if (producer == null) {
-                    producer = camel.createProducerTemplate();
-                    producers.add(producer);
+                    ProducerTemplate created = camel.createProducerTemplate();
+                    producers.add(created);
+                    held.computeIfAbsent(s.consumer(), k -> new CopyOnWriteArrayList<>()).add(() -> {
+                        producers.remove(created);
+                        created.stop();
+                    });
+                    producer = created;
                 }
                 list.add(new EndpointEffect(producer, effect.endpoint(), s.consumer(), dataSource));
             }
