@@ -53,8 +53,7 @@ public class InboxConsumerFactory implements DisposableBean {
     private final List<Consumer<InboxConsumer>> listeners = new CopyOnWriteArrayList<>();
     private final List<ConnectionFactory> connectionFactories = new CopyOnWriteArrayList<>();
     private final List<ProducerTemplate> producers = new CopyOnWriteArrayList<>();
-    /** What each consumer's route holds besides its listener containers, by consumer name (closed on release). */
-    private final Map<String, List<AutoCloseable>> held = new ConcurrentHashMap<>();
+    private final ConsumerResources held = new ConsumerResources();
     private final List<Consumer<InboxConsumer>> releaseListeners = new CopyOnWriteArrayList<>();
     private final InboxTransactions transactions;
     /** The global transactions of each XA consumer's listener containers, by consumer name. */
@@ -81,7 +80,7 @@ public class InboxConsumerFactory implements DisposableBean {
                 settings.consumerWindowSize(), settings.transactionMode() == TransactionMode.XA);
         connectionFactories.add(cf);
         if (cf instanceof ActiveMQConnectionFactory a) {
-            held.computeIfAbsent(settings.consumer(), k -> new CopyOnWriteArrayList<>()).add(() -> {
+            held.add(settings.consumer(), () -> {
                 connectionFactories.remove(a);
                 a.close();
             });
@@ -242,14 +241,7 @@ public class InboxConsumerFactory implements DisposableBean {
             consumers.remove(consumer);
         }
         xaListeners.remove(name);
-        for (AutoCloseable c : held.getOrDefault(name, List.of())) {
-            try {
-                c.close();
-            } catch (Exception e) {
-                log.debug("closing what consumer '{}' held failed: {}", name, e.toString());
-            }
-        }
-        held.remove(name);
+        held.close(name);
         if (consumer == null) {
             return false; // its route failed to be created: what it had opened is closed all the same
         }
@@ -282,7 +274,7 @@ public class InboxConsumerFactory implements DisposableBean {
                 if (producer == null) {
                     ProducerTemplate created = camel.createProducerTemplate();
                     producers.add(created);
-                    held.computeIfAbsent(s.consumer(), k -> new CopyOnWriteArrayList<>()).add(() -> {
+                    held.add(s.consumer(), () -> {
                         producers.remove(created);
                         created.stop();
                     });

@@ -2,9 +2,6 @@ package io.legacygateway.reload;
 
 import io.legacygateway.testsupport.LegacyDatabases;
 import io.legacygateway.testsupport.TestDatabase;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.test.annotation.DirtiesContext;
@@ -18,7 +15,7 @@ import org.springframework.test.context.DynamicPropertySource;
 @DirtiesContext(classMode = DirtiesContext.ClassMode.AFTER_CLASS)
 class PostgresRouteEditTest extends RouteEditContractTest {
 
-    private static final Path FOLDER = folder("postgres");
+    private static final Path FOLDER = temporaryFolder("postgres");
 
     @DynamicPropertySource
     static void properties(DynamicPropertyRegistry registry) {
@@ -31,11 +28,4 @@ class PostgresRouteEditTest extends RouteEditContractTest {
         return FOLDER;
     }
 
-    static Path folder(String name) {
-        try {
-            return Files.createDirectories(Files.createTempDirectory("route-edits-").resolve(name));
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
 }

@@ -7,6 +7,7 @@ import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
 import io.legacygateway.config.GatewayDataSources;
+import io.legacygateway.ops.RelayOperatorSurface;
 import io.legacygateway.relay.OutboxRelay;
 import io.legacygateway.relay.OutboxRelayFactory;
 import io.legacygateway.testsupport.OutboxRows;
@@ -16,6 +17,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.jms.ConnectionFactory;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -68,6 +70,15 @@ abstract class RouteEditContractTest {
     }
 
     abstract Path folder();
+
+    /** A new, empty route folder of that name. */
+    static Path temporaryFolder(String name) {
+        try {
+            return Files.createDirectories(Files.createTempDirectory("route-edits-").resolve(name));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
 
     @BeforeEach
     void runningAsConfigured() {
@@ -124,7 +135,7 @@ abstract class RouteEditContractTest {
     }
 
     @Test
-    void repeatedEditsLeaveOneRelayWithItsOwnGaugesAndReleaseTheOldConnectionsAndThreads() {
+    void repeatedEditsLeaveOneRelayWithItsOwnGaugesAndReleaseTheOldConnectionsAndThreads() throws Exception {
         assertPublishes("edits.a"); // the relay holds its broker connection and its attempt-log thread
         QueueProbe broker = new QueueProbe(connectionFactory);
         long connections = broker.attribute(ResourceNames.BROKER, "connectionCount");
@@ -151,6 +162,8 @@ abstract class RouteEditContractTest {
         Collection<Gauge> pending = meters.find("gateway.outbox.pending").tag("relay", "edits").gauges();
         assertThat(pending).hasSize(1);
         assertThat(pending.iterator().next().value()).as("read from the last relay's sample").isEqualTo(2.0);
+        assertThat(ManagementFactory.getPlatformMBeanServer().getAttribute(RelayOperatorSurface.name("edits"),
+                "Pending")).as("the relay's MBean is the last relay's").isEqualTo(2L);
     }
 
     private void assertRefusedAndStillPublishing(String yaml, String... named) {
