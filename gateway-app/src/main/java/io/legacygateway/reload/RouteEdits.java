@@ -112,7 +112,7 @@ final class RouteEdits implements RoutesLoader {
             ids.addAll(b.updateRoutesToCamelContext(camel)); // the file's plain routes, as Camel updates them
         }
         for (TemplatedRouteDefinition route : templated) {
-            if (replace(route, file)) {
+            if (replace(route, file) && route.getRouteId() != null) {
                 ids.add(route.getRouteId());
             }
         }
