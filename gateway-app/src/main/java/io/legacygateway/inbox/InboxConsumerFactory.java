@@ -119,7 +119,7 @@ public class InboxConsumerFactory implements DisposableBean {
         Map<String, List<InboxEffect>> effects = effects(s, batches.dataSource(), camel);
         BrokerQueueSettings broker = broker(s);
         int attempts = deliveryAttempts(s, broker);
-        requireRetentionCoversRedelivery(c, s.queue().address(), broker, attempts);
+        InboxRetentionCheck.requireCoversRedelivery(properties, c, s.queue().address(), broker, attempts);
         TransactionTemplate tx = new TransactionTemplate(dataSources.transactionManager(s.dataSource()));
         InboxGuard guard = new InboxGuard(c, batchStore, batches.transaction(), effects, s.sequence() != null, codec,
                 clock, hooks);
@@ -188,31 +188,6 @@ public class InboxConsumerFactory implements DisposableBean {
                     + " first, without a reason");
         }
         return attempts;
-    }
-
-    /**
-     * Configuration lint: inbox rows must outlive every way a message can come back, or a redelivery or a dead-letter
-     * replay after its row was deleted would apply the effect again. Refuses {@code gateway.retention.inbox} shorter
-     * than the broker's redelivery span for the queue (its address settings) plus
-     * {@code gateway.dead-letters.replay-horizon}.
-     */
-    private void requireRetentionCoversRedelivery(String consumer, String address, BrokerQueueSettings broker,
-                                                  int deliveries) {
-        Duration retention = properties.retention().inbox();
-        Duration span = broker.redeliverySpan(deliveries);
-        Duration horizon = properties.deadLetters().replayHorizon();
-        Duration needed = span.plus(horizon);
-        if (retention.compareTo(needed) < 0) {
-            throw new IllegalArgumentException("gateway.retention.inbox (" + DurationText.format(retention)
-                    + ") is shorter than what inbox consumer '" + consumer + "' must remember: the broker's redelivery"
-                    + " span for '" + address + "' (" + DurationText.format(span) + ": " + deliveries
-                    + " deliveries, redelivery-delay " + broker.redeliveryDelay() + " ms x "
-                    + broker.redeliveryMultiplier() + " up to max-redelivery-delay " + broker.maxRedeliveryDelay()
-                    + " ms, from " + broker.source() + ") plus gateway.dead-letters.replay-horizon ("
-                    + DurationText.format(horizon) + ") = " + DurationText.format(needed) + ". A message redelivered or"
-                    + " replayed after its inbox row was deleted would be applied twice: raise gateway.retention.inbox"
-                    + " or lower gateway.dead-letters.replay-horizon");
-        }
     }
 
     /** Calls {@code listener} for every consumer created so far and from now on. */
