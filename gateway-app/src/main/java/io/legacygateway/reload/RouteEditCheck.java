@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.stream.Collectors;
 import org.apache.camel.model.TemplatedRouteDefinition;
 import org.apache.camel.model.TemplatedRouteParameterDefinition;
 
@@ -62,7 +63,7 @@ final class RouteEditCheck {
     List<String> problems(List<TemplatedRouteDefinition> routes, Map<String, Instance> running) {
         List<String> problems = new ArrayList<>();
         Set<String> edited = routes.stream().map(TemplatedRouteDefinition::getRouteId).filter(Objects::nonNull)
-                .collect(java.util.stream.Collectors.toSet());
+                .collect(Collectors.toSet());
         Map<String, String> namesInFile = new LinkedHashMap<>();
         for (TemplatedRouteDefinition route : routes) {
             String id = route.getRouteId() == null ? "(no routeId)" : route.getRouteId();
