@@ -109,6 +109,7 @@ public class InboxConsumerFactory implements DisposableBean {
                     + " for " + dialect.id() + " (supported: PostgreSQL, MariaDB, H2)");
         }
         InboxTransactions.Batches batches = transactions.batches(s, dataSource, dialect, hooks);
+        held.add(c, () -> transactions.release(batches));
         dataSources.initializeSchema(s.dataSource(), GatewaySchema.INBOX, "inbox consumer '" + c + "'");
         TableName inbox = table(dataSource, dialect, s.inboxTable(), c, "inboxTable", "message_id", "consumer_name",
                 "processed_at");
@@ -205,8 +206,8 @@ public class InboxConsumerFactory implements DisposableBean {
      * Releases the consumer of that name once its route has been stopped and removed (a route edited without a
      * restart; Camel has stopped and destroyed its listener containers): closes its connection factory and its
      * effects' producer, and forgets it, so that the name may be used again. Its counters and timers stay registered
-     * (it has no gauges): the next consumer of that name counts on in them. Not released: the XA connection pool of a
-     * {@code transactionMode: XA} consumer, kept until the application closes.
+     * (it has no gauges): the next consumer of that name counts on in them. An XA consumer's connection pool is closed
+     * too.
      *
      * @return whether a consumer of that name was there
      */
