@@ -64,6 +64,13 @@ class StartupFailsNamingTheKeyTest {
                 .contains("datasources[legacy].url").contains("must not be blank");
     }
 
+    @Test
+    void aRouteReloadThatWouldRemoveEveryRouteFailsStartupNamingTheKey() {
+        assertThat(startupFailure("camel.main.routes-reload-enabled=true"))
+                .contains("camel.main.routes-reload-remove-all-routes must be false with"
+                        + " camel.main.routes-reload-enabled=true");
+    }
+
     /** Every message of the failure's cause chain, so that the assertion finds the one that names the key. */
     private static String startupFailure(String... properties) {
         List<String> args = new ArrayList<>();

@@ -255,6 +255,8 @@ public final class GatewayCli {
                 "--" + COMMAND_PROPERTY + "=true",
                 // a command never runs routes; an embedded broker, if the profile has one, keeps nothing on disk
                 "--camel.main.routes-include-pattern=classpath:no-routes-for-commands/*.yaml",
+                // nor watches route files (the demo profile's route reload)
+                "--camel.main.routes-reload-enabled=false",
                 "--spring.artemis.embedded.persistent=false",
                 // nor samples the dead-letter queues for a metric nobody scrapes
                 "--gateway.dead-letters.depth-interval=0",

@@ -53,6 +53,8 @@ public class InboxConsumerFactory implements DisposableBean {
     private final List<Consumer<InboxConsumer>> listeners = new CopyOnWriteArrayList<>();
     private final List<ConnectionFactory> connectionFactories = new CopyOnWriteArrayList<>();
     private final List<ProducerTemplate> producers = new CopyOnWriteArrayList<>();
+    private final ConsumerResources held = new ConsumerResources();
+    private final List<Consumer<InboxConsumer>> releaseListeners = new CopyOnWriteArrayList<>();
     private final InboxTransactions transactions;
     /** The global transactions of each XA consumer's listener containers, by consumer name. */
     private final Map<String, InboxTransactions.Xa> xaListeners = new ConcurrentHashMap<>();
@@ -77,6 +79,12 @@ public class InboxConsumerFactory implements DisposableBean {
         ConnectionFactory cf = ConsumerConnectionFactory.create(applicationConnectionFactory,
                 settings.consumerWindowSize(), settings.transactionMode() == TransactionMode.XA);
         connectionFactories.add(cf);
+        if (cf instanceof ActiveMQConnectionFactory a) {
+            held.add(settings.consumer(), () -> {
+                connectionFactories.remove(a);
+                a.close();
+            });
+        }
         return cf;
     }
 
@@ -101,6 +109,7 @@ public class InboxConsumerFactory implements DisposableBean {
                     + " for " + dialect.id() + " (supported: PostgreSQL, MariaDB, H2)");
         }
         InboxTransactions.Batches batches = transactions.batches(s, dataSource, dialect, hooks);
+        held.add(c, () -> transactions.release(batches));
         dataSources.initializeSchema(s.dataSource(), GatewaySchema.INBOX, "inbox consumer '" + c + "'");
         TableName inbox = table(dataSource, dialect, s.inboxTable(), c, "inboxTable", "message_id", "consumer_name",
                 "processed_at");
@@ -112,7 +121,7 @@ public class InboxConsumerFactory implements DisposableBean {
         Upcasts upcasts = Upcasts.compile(s, camel, meters);
         BrokerQueueSettings broker = broker(s);
         int attempts = deliveryAttempts(s, broker);
-        requireRetentionCoversRedelivery(c, s.queue().address(), broker, attempts);
+        InboxRetentionCheck.requireCoversRedelivery(properties, c, s.queue().address(), broker, attempts);
         TransactionTemplate tx = new TransactionTemplate(dataSources.transactionManager(s.dataSource()));
         InboxGuard guard = new InboxGuard(c, batchStore, batches.transaction(), effects, s.sequence() != null, codec,
                 clock, hooks, upcasts);
@@ -188,35 +197,38 @@ public class InboxConsumerFactory implements DisposableBean {
         return attempts;
     }
 
-    /**
-     * Configuration lint: inbox rows must outlive every way a message can come back, or a redelivery or a dead-letter
-     * replay after its row was deleted would apply the effect again. Refuses {@code gateway.retention.inbox} shorter
-     * than the broker's redelivery span for the queue (its address settings) plus
-     * {@code gateway.dead-letters.replay-horizon}.
-     */
-    private void requireRetentionCoversRedelivery(String consumer, String address, BrokerQueueSettings broker,
-                                                  int deliveries) {
-        Duration retention = properties.retention().inbox();
-        Duration span = broker.redeliverySpan(deliveries);
-        Duration horizon = properties.deadLetters().replayHorizon();
-        Duration needed = span.plus(horizon);
-        if (retention.compareTo(needed) < 0) {
-            throw new IllegalArgumentException("gateway.retention.inbox (" + DurationText.format(retention)
-                    + ") is shorter than what inbox consumer '" + consumer + "' must remember: the broker's redelivery"
-                    + " span for '" + address + "' (" + DurationText.format(span) + ": " + deliveries
-                    + " deliveries, redelivery-delay " + broker.redeliveryDelay() + " ms x "
-                    + broker.redeliveryMultiplier() + " up to max-redelivery-delay " + broker.maxRedeliveryDelay()
-                    + " ms, from " + broker.source() + ") plus gateway.dead-letters.replay-horizon ("
-                    + DurationText.format(horizon) + ") = " + DurationText.format(needed) + ". A message redelivered or"
-                    + " replayed after its inbox row was deleted would be applied twice: raise gateway.retention.inbox"
-                    + " or lower gateway.dead-letters.replay-horizon");
-        }
-    }
-
     /** Calls {@code listener} for every consumer created so far and from now on. */
     public void onCreate(Consumer<InboxConsumer> listener) {
         listeners.add(listener);
         consumers.forEach(listener);
+    }
+
+    /** Calls {@code listener} for every consumer {@link #release released} from now on. */
+    public void onRelease(Consumer<InboxConsumer> listener) {
+        releaseListeners.add(listener);
+    }
+
+    /**
+     * Releases the consumer of that name once its route has been stopped and removed (a route edited without a
+     * restart; Camel has stopped and destroyed its listener containers): closes its connection factory and its
+     * effects' producer, and forgets it, so that the name may be used again. Its counters and timers stay registered
+     * (it has no gauges): the next consumer of that name counts on in them. An XA consumer's connection pool is closed
+     * too.
+     *
+     * @return whether a consumer of that name was there
+     */
+    public boolean release(String name) {
+        InboxConsumer consumer = consumers.stream().filter(c -> c.name().equals(name)).findFirst().orElse(null);
+        if (consumer != null) {
+            consumers.remove(consumer);
+        }
+        xaListeners.remove(name);
+        held.close(name);
+        if (consumer == null) {
+            return false; // its route failed to be created: what it had opened is closed all the same
+        }
+        releaseListeners.forEach(l -> l.accept(consumer));
+        return true;
     }
 
     /** The consumers created so far (operations and tests). */
@@ -242,8 +254,13 @@ public class InboxConsumerFactory implements DisposableBean {
                             + ": '" + effect.endpoint() + "' is not a usable endpoint: " + ex.getMessage(), ex);
                 }
                 if (producer == null) {
-                    producer = camel.createProducerTemplate();
-                    producers.add(producer);
+                    ProducerTemplate created = camel.createProducerTemplate();
+                    producers.add(created);
+                    held.add(s.consumer(), () -> {
+                        producers.remove(created);
+                        created.stop();
+                    });
+                    producer = created;
                 }
                 list.add(new EndpointEffect(producer, effect.endpoint(), s.consumer(), dataSource));
             }

@@ -85,6 +85,13 @@ final class InboxTransactions {
                 new Xa(xa.platformTransactionManager(), xa, branchHooks));
     }
 
+    /** Closes the idle XA connections of {@code batches} (an XA consumer released), and forgets its pool. */
+    void release(Batches batches) {
+        if (batches.dataSource() instanceof XaConnectionPool pool && pools.remove(pool)) {
+            pool.close();
+        }
+    }
+
     /** Closes the idle XA connections. */
     void close() {
         pools.forEach(XaConnectionPool::close);

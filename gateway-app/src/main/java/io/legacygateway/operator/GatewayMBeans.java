@@ -60,6 +60,11 @@ public class GatewayMBeans implements DisposableBean {
         }
     }
 
+    /** Unregisters {@code name} if it is registered (a relay or consumer replaced by a route edit). */
+    public void unregister(ObjectName name) {
+        exporter.unregisterManagedResource(name);
+    }
+
     @Override
     public void destroy() {
         exporter.destroy();

@@ -24,6 +24,7 @@ public class ConsumerMBeans {
 
     public ConsumerMBeans(InboxConsumerFactory consumers, GatewayMBeans mbeans) {
         consumers.onCreate(c -> mbeans.register(name(c.name()), new Jmx(c)));
+        consumers.onRelease(c -> mbeans.unregister(name(c.name())));
     }
 
     /** Consumer names are lowercase letters, digits and dashes: valid ObjectName values as they are. */

@@ -42,6 +42,7 @@ public class RelayOperatorSurface {
     public RelayOperatorSurface(RelayOperations operations, OutboxRelayFactory relays, GatewayMBeans mbeans) {
         this.operations = operations;
         relays.onCreate(relay -> mbeans.register(name(relay.name()), new Jmx(relay, operations)));
+        relays.onRelease(relay -> mbeans.unregister(name(relay.name())));
     }
 
     /** {@code io.legacygateway:type=Relay,name=<relay>}; relay names are valid ObjectName values as they are. */

@@ -3,12 +3,10 @@ package io.legacygateway.relay;
 import io.legacygateway.adapters.capture.NotifyTrigger;
 import io.legacygateway.adapters.outbox.AttemptLog;
 import io.legacygateway.adapters.outbox.MarkMode;
-import io.legacygateway.adapters.outbox.OutboxColumn;
 import io.legacygateway.adapters.outbox.OutboxMapping;
 import io.legacygateway.adapters.outbox.OutboxSource;
 import io.legacygateway.adapters.outbox.OutboxStore;
 import io.legacygateway.adapters.outbox.RejectionLog;
-import io.legacygateway.adapters.outbox.ValueTemplate;
 import io.legacygateway.adapters.outbox.ZeroWriteReader;
 import io.legacygateway.adapters.sql.Dialect;
 import io.legacygateway.adapters.sql.GatewaySchema;
@@ -18,6 +16,7 @@ import io.legacygateway.config.GatewayDataSources;
 import io.legacygateway.config.GatewayProperties;
 import io.legacygateway.envelope.EnvelopeCodec;
 import io.legacygateway.transactions.XaTransactions;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.jms.ConnectionFactory;
 import java.lang.management.ManagementFactory;
@@ -64,6 +63,9 @@ public class OutboxRelayFactory implements DisposableBean {
     private final List<OutboxRelay> relays = new CopyOnWriteArrayList<>();
     private final List<Consumer<OutboxRelay>> listeners = new CopyOnWriteArrayList<>();
     private final Map<String, OutboxWakeUp> wakeUps = new ConcurrentHashMap<>();
+    /** The XA connection pool of each relay that has one, by relay name (closed when the relay is released). */
+    private final Map<String, AutoCloseable> relayResources = new ConcurrentHashMap<>();
+    private final List<Consumer<OutboxRelay>> releaseListeners = new CopyOnWriteArrayList<>();
 
     public OutboxRelayFactory(GatewayProperties properties, GatewayDataSources dataSources,
                               ConnectionFactory connectionFactory, XaTransactions xa, MeterRegistry meters,
@@ -98,7 +100,7 @@ public class OutboxRelayFactory implements DisposableBean {
         Dialect dialect = dataSources.dialect(s.dataSource());
         dataSources.get(s.stateDataSource(), RelaySettings.label(s.relay(), "stateDataSource"));
         String forRelay = "relay '" + s.relay() + "'";
-        requireWakeUp(s, dialect);
+        RelayChecks.requireWakeUp(s, dialect);
         // the gateway's default outbox, in the connection's default schema, is the one table of the DDL a relay reads
         if (s.table().schema() == null && s.table().table().equalsIgnoreCase("outbox")) {
             dataSources.initializeSchema(s.dataSource(), GatewaySchema.OUTBOX, forRelay);
@@ -110,15 +112,16 @@ public class OutboxRelayFactory implements DisposableBean {
         OutboxMapping mapping = OutboxMapping.resolve(table, new OutboxMapping.Settings(s.markMode(), s.columns(),
                 s.pendingStatus(), s.publishedStatus(), s.failedStatus(), s.payloadFormat(), s.naiveTimestampZone()),
                 label);
-        warnIfKeyOnlyEventId(mapping, label);
+        RelayChecks.warnIfKeyOnlyEventId(mapping, label);
         String instance = s.relay() + "@" + host();
-        requireMarkValuesFit(mapping, instance, s, label);
+        RelayChecks.requireMarkValuesFit(mapping, instance, s, label);
         String txName = s.markMode() == MarkMode.ZERO_WRITE ? s.stateDataSource() : s.dataSource();
         List<RelayCycleHook> allHooks = new ArrayList<>(hooks);
         allHooks.addAll(extraHooks);
         RelayTransactions.Cycle cycle = transactions.cycle(s, txName, allHooks);
         if (cycle.resources() != null) {
             resources.add(cycle.resources());
+            relayResources.put(s.relay(), cycle.resources());
         }
         // XA: the store's statements in a cycle run on the database branch of the cycle's global transaction
         OutboxSource store = source(s, mapping, s.markMode() == MarkMode.ZERO_WRITE ? dataSource : cycle.dataSource(),
@@ -144,29 +147,6 @@ public class OutboxRelayFactory implements DisposableBean {
         listeners.forEach(l -> l.accept(relay));
         logCreated(s, dialect, table, label);
         return relay;
-    }
-
-    /** {@code wakeUp: NOTIFY} needs LISTEN/NOTIFY and a table whose name makes a channel. */
-    private static void requireWakeUp(RelaySettings s, Dialect dialect) {
-        if (s.wakeUp() == RelaySettings.WakeUp.NOTIFY) {
-            if (!dialect.has("wakeUp.listen")) {
-                throw new IllegalArgumentException(RelaySettings.label(s.relay(), "wakeUp") + ": NOTIFY needs"
-                        + " LISTEN/NOTIFY, which only PostgreSQL offers; datasource '" + s.dataSource() + "' is "
-                        + dialect.id() + ". Use NONE (and a shorter pollInterval for a lower latency)");
-            }
-            NotifyTrigger.channel(RelaySettings.label(s.relay(), "table"), s.table());
-        }
-    }
-
-    private static void warnIfKeyOnlyEventId(OutboxMapping mapping, UnaryOperator<String> label) {
-        ValueTemplate keyOnly = DuplicateIds.keyOnlyEventId(mapping);
-        if (keyOnly != null) {
-            log.warn("{} is '{}': the event id comes from the row key alone, so new rows get ids used before when the"
-                    + " keys start again (a sequence reset, a truncated, reloaded or restored table). The broker still"
-                    + " takes such events (its duplicate id includes a digest of the content), but consumers' inboxes"
-                    + " deduplicate by event id and skip them as already applied. Prefer an event id column, or a"
-                    + " template with a value unique per event", label.apply("eventId"), keyOnly);
-        }
     }
 
     /** Where the relay reads its rows, by mark mode, with the log where a row that refuses every write is parked. */
@@ -206,22 +186,6 @@ public class OutboxRelayFactory implements DisposableBean {
                 s.wakeUp() == RelaySettings.WakeUp.NONE ? "none"
                         : "NOTIFY on channel " + NotifyTrigger.channel(label.apply("table"), s.table()),
                 s.transactionMode(), dialect.testedHere() ? "" : " [dialect NOT tested by this project]");
-    }
-
-    /**
-     * The values the relay itself writes besides the status values ({@link OutboxMapping#resolve} checks those): its
-     * instance name into the locked-by column, attempt counts up to {@code maxAttempts} into the retry-count column.
-     */
-    private static void requireMarkValuesFit(OutboxMapping mapping, String instance, RelaySettings s,
-                                             UnaryOperator<String> label) {
-        if (mapping.has(OutboxColumn.LOCKED_BY)) {
-            mapping.requireFits(OutboxColumn.LOCKED_BY, OutboxColumn.LOCKED_BY.parameter(), instance,
-                    "the relay writes '" + instance + "' (relay@host:pid), which", label);
-        }
-        if (mapping.has(OutboxColumn.RETRY_COUNT)) {
-            String max = String.valueOf(s.retry().maxAttempts());
-            mapping.requireFits(OutboxColumn.RETRY_COUNT, "maxAttempts", max, max + " attempts", label);
-        }
     }
 
     /**
@@ -276,6 +240,49 @@ public class OutboxRelayFactory implements DisposableBean {
     /** The relay of that name, if one was created. */
     public Optional<OutboxRelay> relay(String name) {
         return relays.stream().filter(r -> r.name().equals(name)).findFirst();
+    }
+
+    /** Calls {@code listener} for every relay {@link #release released} from now on. */
+    public void onRelease(Consumer<OutboxRelay> listener) {
+        releaseListeners.add(listener);
+    }
+
+    /**
+     * Releases the relay of that name once its route has been stopped and removed (a route edited without a restart):
+     * closes it (the last cycle's evidence written, its broker connection and attempt-log thread closed) and its XA
+     * connection pool, forgets it (operations see the relay that replaces it; the name may be used again) and removes
+     * its gauges, which read this relay: the next relay of that name registers its own. Its counters and timers stay
+     * registered, and the next relay of that name counts on in them.
+     *
+     * @return whether a relay of that name was there
+     */
+    public boolean release(String name) {
+        Optional<OutboxRelay> found = relay(name);
+        if (found.isEmpty()) {
+            return false;
+        }
+        OutboxRelay relay = found.get();
+        relays.remove(relay);
+        wakeUps.remove(name);
+        try {
+            relay.close();
+        } finally {
+            AutoCloseable pool = relayResources.remove(name);
+            if (pool != null) {
+                resources.remove(pool);
+                try {
+                    pool.close();
+                } catch (Exception e) {
+                    log.debug("closing relay '{}''s XA connections failed: {}", name, e.toString());
+                }
+            }
+            meters.getMeters().stream()
+                    .filter(m -> m instanceof Gauge && name.equals(m.getId().getTag("relay"))
+                            && m.getId().getName().startsWith("gateway.outbox."))
+                    .forEach(meters::remove);
+            releaseListeners.forEach(l -> l.accept(relay));
+        }
+        return true;
     }
 
     @Override

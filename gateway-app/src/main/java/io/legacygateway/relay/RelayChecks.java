@@ -1,0 +1,58 @@
+package io.legacygateway.relay;
+
+import io.legacygateway.adapters.capture.NotifyTrigger;
+import io.legacygateway.adapters.outbox.OutboxColumn;
+import io.legacygateway.adapters.outbox.OutboxMapping;
+import io.legacygateway.adapters.outbox.ValueTemplate;
+import io.legacygateway.adapters.sql.Dialect;
+import java.util.function.UnaryOperator;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** The checks {@link OutboxRelayFactory} makes of a relay's settings against its database and table. */
+final class RelayChecks {
+
+    private static final Logger log = LoggerFactory.getLogger(OutboxRelayFactory.class);
+
+    private RelayChecks() {
+    }
+
+    /** {@code wakeUp: NOTIFY} needs LISTEN/NOTIFY and a table whose name makes a channel. */
+    static void requireWakeUp(RelaySettings s, Dialect dialect) {
+        if (s.wakeUp() == RelaySettings.WakeUp.NOTIFY) {
+            if (!dialect.has("wakeUp.listen")) {
+                throw new IllegalArgumentException(RelaySettings.label(s.relay(), "wakeUp") + ": NOTIFY needs"
+                        + " LISTEN/NOTIFY, which only PostgreSQL offers; datasource '" + s.dataSource() + "' is "
+                        + dialect.id() + ". Use NONE (and a shorter pollInterval for a lower latency)");
+            }
+            NotifyTrigger.channel(RelaySettings.label(s.relay(), "table"), s.table());
+        }
+    }
+
+    static void warnIfKeyOnlyEventId(OutboxMapping mapping, UnaryOperator<String> label) {
+        ValueTemplate keyOnly = DuplicateIds.keyOnlyEventId(mapping);
+        if (keyOnly != null) {
+            log.warn("{} is '{}': the event id comes from the row key alone, so new rows get ids used before when the"
+                    + " keys start again (a sequence reset, a truncated, reloaded or restored table). The broker still"
+                    + " takes such events (its duplicate id includes a digest of the content), but consumers' inboxes"
+                    + " deduplicate by event id and skip them as already applied. Prefer an event id column, or a"
+                    + " template with a value unique per event", label.apply("eventId"), keyOnly);
+        }
+    }
+
+    /**
+     * The values the relay itself writes besides the status values ({@link OutboxMapping#resolve} checks those): its
+     * instance name into the locked-by column, attempt counts up to {@code maxAttempts} into the retry-count column.
+     */
+    static void requireMarkValuesFit(OutboxMapping mapping, String instance, RelaySettings s,
+                                             UnaryOperator<String> label) {
+        if (mapping.has(OutboxColumn.LOCKED_BY)) {
+            mapping.requireFits(OutboxColumn.LOCKED_BY, OutboxColumn.LOCKED_BY.parameter(), instance,
+                    "the relay writes '" + instance + "' (relay@host:pid), which", label);
+        }
+        if (mapping.has(OutboxColumn.RETRY_COUNT)) {
+            String max = String.valueOf(s.retry().maxAttempts());
+            mapping.requireFits(OutboxColumn.RETRY_COUNT, "maxAttempts", max, max + " attempts", label);
+        }
+    }
+}
