@@ -11,7 +11,6 @@ import io.legacygateway.adapters.outbox.ZeroWriteReader;
 import io.legacygateway.adapters.sql.Dialect;
 import io.legacygateway.adapters.sql.GatewaySchema;
 import io.legacygateway.adapters.sql.TableInspector;
-import io.legacygateway.config.DurationText;
 import io.legacygateway.config.GatewayDataSources;
 import io.legacygateway.config.GatewayProperties;
 import io.legacygateway.envelope.EnvelopeCodec;
@@ -145,7 +144,7 @@ public class OutboxRelayFactory implements DisposableBean {
         }
         relays.add(relay);
         listeners.forEach(l -> l.accept(relay));
-        logCreated(s, dialect, table, label);
+        RelayChecks.logCreated(s, dialect, table, label);
         return relay;
     }
 
@@ -174,18 +173,6 @@ public class OutboxRelayFactory implements DisposableBean {
                     + " retention: off");
         }
         return store;
-    }
-
-    private static void logCreated(RelaySettings s, Dialect dialect, TableInspector.Table table,
-                                   UnaryOperator<String> label) {
-        log.info("Outbox relay '{}': {} table {} ({}) -> {} (batch {}, poll {}, {} attempt(s), FAILED rows: {},"
-                        + " retention {}, attempt log {}, wake-up {}, transactions {}){}", s.relay(), dialect.id(),
-                table.name(), s.markMode(), s.destination(), s.batchSize(), s.pollInterval(), s.retry().maxAttempts(),
-                s.failedRowPolicy(), s.retention() == null ? "off" : DurationText.format(s.retention()),
-                s.attemptLog() ? "on" : "off",
-                s.wakeUp() == RelaySettings.WakeUp.NONE ? "none"
-                        : "NOTIFY on channel " + NotifyTrigger.channel(label.apply("table"), s.table()),
-                s.transactionMode(), dialect.testedHere() ? "" : " [dialect NOT tested by this project]");
     }
 
     /**

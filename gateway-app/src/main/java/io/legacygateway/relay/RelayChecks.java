@@ -5,11 +5,16 @@ import io.legacygateway.adapters.outbox.OutboxColumn;
 import io.legacygateway.adapters.outbox.OutboxMapping;
 import io.legacygateway.adapters.outbox.ValueTemplate;
 import io.legacygateway.adapters.sql.Dialect;
+import io.legacygateway.adapters.sql.TableInspector;
+import io.legacygateway.config.DurationText;
 import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** The checks {@link OutboxRelayFactory} makes of a relay's settings against its database and table. */
+/**
+ * The checks {@link OutboxRelayFactory} makes of a relay's settings against its database and table, and the line it
+ * logs for each relay it created.
+ */
 final class RelayChecks {
 
     private static final Logger log = LoggerFactory.getLogger(OutboxRelayFactory.class);
@@ -54,5 +59,35 @@ final class RelayChecks {
             String max = String.valueOf(s.retry().maxAttempts());
             mapping.requireFits(OutboxColumn.RETRY_COUNT, "maxAttempts", max, max + " attempts", label);
         }
+    }
+
+    /** The relay's one line at startup: what it reads, how it marks, where it publishes, what shapes its events. */
+    static void logCreated(RelaySettings s, Dialect dialect, TableInspector.Table table,
+                                   UnaryOperator<String> label) {
+        log.info("Outbox relay '{}': {} table {} ({}) -> {} (batch {}, poll {}, {} attempt(s), FAILED rows: {},"
+                        + " retention {}, attempt log {}, wake-up {}, transactions {}, steps {}){}", s.relay(), dialect.id(),
+                table.name(), s.markMode(), s.destination(), s.batchSize(), s.pollInterval(), s.retry().maxAttempts(),
+                s.failedRowPolicy(), s.retention() == null ? "off" : DurationText.format(s.retention()),
+                s.attemptLog() ? "on" : "off",
+                s.wakeUp() == RelaySettings.WakeUp.NONE ? "none"
+                        : "NOTIFY on channel " + NotifyTrigger.channel(label.apply("table"), s.table()),
+                s.transactionMode(), steps(s.steps()), dialect.testedHere() ? "" : " [dialect NOT tested by this project]");
+    }
+
+    private static String steps(RelaySettings.Steps steps) {
+        if (steps.none()) {
+            return "none";
+        }
+        StringBuilder b = new StringBuilder();
+        if (steps.filter() != null) {
+            b.append("filter ").append(steps.filter());
+        }
+        if (steps.transform() != null) {
+            b.append(b.isEmpty() ? "" : ", ").append("transform ").append(steps.transform());
+        }
+        if (steps.route() != null) {
+            b.append(b.isEmpty() ? "" : ", ").append("steps ").append(steps.route());
+        }
+        return b.toString();
     }
 }

@@ -24,7 +24,8 @@ import org.apache.camel.support.ExpressionAdapter;
  * that row's ({@link RelaySteps}).
  *
  * <p>The route is added once the Camel context has started (routes of steps must exist for the startup check of
- * {@link RelaySteps#forbidden}) and removed when the relay closes.
+ * {@link RelaySteps#forbidden}), or, for a relay created later (a route edit), with its first cycle; it is removed
+ * when the relay closes.
  */
 public final class RelayCycleRoute {
 
@@ -53,11 +54,14 @@ public final class RelayCycleRoute {
 
     /**
      * Adds the relay's cycle route once the context has started, when the routes of its steps exist and can be
-     * checked (a step route that publishes or writes fails the start); at once when it runs already.
+     * checked (a step route that publishes or writes fails the start); when it runs already, checks the steps at once
+     * and leaves the route to the first cycle.
      */
     void addOnceStarted() {
         if (camel.isStarted()) {
-            add();
+            // created by a route being created (a route edit): adding a route now would disturb that one's creation,
+            // so the route comes with the first cycle; the steps are checked now
+            requireAllowedSteps();
             return;
         }
         try {
@@ -95,11 +99,15 @@ public final class RelayCycleRoute {
         }
     }
 
-    private void addRoute() {
+    private void requireAllowedSteps() {
         List<String> forbidden = relay.events().steps().forbidden(camel);
         if (!forbidden.isEmpty()) {
             throw new IllegalArgumentException(String.join("; ", forbidden));
         }
+    }
+
+    private void addRoute() {
+        requireAllowedSteps();
         try {
             camel.addRoutes(new Builder());
         } catch (Exception e) {
