@@ -74,8 +74,14 @@ abstract class RelayTestSupport {
         p.put("pendingStatus", "PENDING");
         p.put("publishedStatus", "PUBLISHED");
         p.put("failedStatus", "FAILED");
+        p.putAll(stepParameters());
         p.putAll(extra);
         return factory.create(p);
+    }
+
+    /** Parameters every relay of the test gets besides its own: steps, for the contract run with steps. */
+    protected Map<String, Object> stepParameters() {
+        return Map.of();
     }
 
     protected static String unique(String prefix) {
