@@ -37,11 +37,11 @@ import org.springframework.transaction.support.TransactionTemplate;
  *   <li>Rows of one aggregate reach the broker in outbox order, also with several relays on one table
  *       ({@link OutboxSource#behindOtherRows}), also when a row of it fails: its later rows wait behind it while it
  *       waits for a retry (except in ZERO_WRITE mode, whose position has moved on).</li>
- *   <li>A row that fails on its own (it cannot become an event, or the broker refuses it) is charged an attempt and
- *       waits for its next retry ({@link RetryPolicy}); after {@code maxAttempts} it is parked as FAILED with its
- *       reason. Other aggregates' rows keep flowing; with {@code failedRowPolicy BLOCK_AGGREGATE} the FAILED row's
- *       own aggregate waits until an operator retries it. Confirmed rows are marked and failed rows charged in the same
- *       transaction.</li>
+ *   <li>A row that fails on its own (it cannot become an event, a step rejects it, or the broker refuses it) is
+ *       charged an attempt and waits for its next retry ({@link RetryPolicy}); after {@code maxAttempts} it is parked
+ *       as FAILED with its reason. Other aggregates' rows keep flowing; with {@code failedRowPolicy BLOCK_AGGREGATE}
+ *       the FAILED row's own aggregate waits until an operator retries it. Confirmed rows are marked and failed rows
+ *       charged in the same transaction; so are rows a step dropped ({@link RelaySteps}), marked done unsent.</li>
  *   <li>A mark the database refuses for one row (a trigger raising, a constraint, a value too long) is that row's
  *       failure, not an outage: the batch's other rows are marked, the row is parked as FAILED with the database's
  *       reason and not claimed again ({@link OutboxSource#mark}); its event, already on the broker, stays there.</li>
