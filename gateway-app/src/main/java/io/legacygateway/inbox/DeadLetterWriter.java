@@ -122,4 +122,19 @@ final class DeadLetterWriter {
     private static String truncate(String s, int max) {
         return s.length() <= max ? s : s.substring(0, max - 1) + "…";
     }
+
+    /** How {@code message} is named in a log line: its type and id, printable and short. */
+    static String describe(Message message) {
+        try {
+            // properties are the sender's, not validated: printable and short before they reach a log line
+            EnvelopeMessages.Headers envelope = EnvelopeMessages.read(message);
+            String id = envelope.id();
+            String type = envelope.type();
+            String text = (type == null ? "message" : type) + " " + (id == null ? message.getJMSMessageID() : id);
+            text = text.replaceAll("\\p{Cntrl}", "?");
+            return text.length() <= 200 ? text : text.substring(0, 200) + "…";
+        } catch (JMSException | RuntimeException e) {
+            return "message";
+        }
+    }
 }

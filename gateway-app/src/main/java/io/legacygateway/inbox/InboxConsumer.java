@@ -3,7 +3,6 @@ package io.legacygateway.inbox;
 import io.legacygateway.adapters.Failures;
 import io.legacygateway.adapters.inbox.InboxStore;
 import io.legacygateway.config.DurationText;
-import io.legacygateway.envelope.EnvelopeMessages;
 import io.legacygateway.envelope.EventEnvelope;
 import io.legacygateway.inbox.DeliveryBatch.Delivery;
 import io.legacygateway.transactions.XaSavepoints;
@@ -13,6 +12,7 @@ import jakarta.jms.JMSException;
 import jakarta.jms.Message;
 import jakarta.jms.Session;
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.camel.Exchange;
@@ -23,13 +23,14 @@ import org.slf4j.LoggerFactory;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
- * Handles one batch of deliveries of an {@code inbox-consumer} route, on the JMS listener's thread, inside the
- * listener's transacted JMS session. The listener container received the first message; this receives up to
- * {@code batchSize - 1} more on the same session ({@link ListenerBatches}, waiting at most {@code batchWait}). Order of
- * events: validate each message; run ONE {@link InboxGuard} database transaction for the batch (inbox rows, effects in
- * the order received, commit); return, after which the listener commits the JMS session, which acknowledges every
- * message of the batch. So the acknowledgement always follows the database commit; a crash in between redelivers
- * messages whose effects are applied already, and the inbox skips them. Messages of one aggregate (one
+ * The steps of an {@code inbox-consumer} route (their order is the route's, {@link InboxConsumerTemplate}), on the JMS
+ * listener's thread, inside the listener's transacted JMS session. The listener container received the first message;
+ * {@code batch} receives up to {@code batchSize - 1} more on the same session ({@link ListenerBatches}, waiting at most
+ * {@code batchWait}); {@code validate} reads each message; {@code inbox} runs ONE {@link InboxGuard} database
+ * transaction for the batch (inbox rows, effects in the order received, commit); {@code applied} runs each committed
+ * message's after-commit hooks. The route then returns and the listener commits the JMS session, which acknowledges
+ * every message of the batch. So the acknowledgement always follows the database commit; a crash in between
+ * redelivers messages whose effects are applied already, and the inbox skips them. Messages of one aggregate (one
  * {@code JMSXGroupID}) reach one session in order and are applied in that order.
  *
  * <p>What happens to a delivery that fails (as if the batch's messages had been handled one by one, see
@@ -57,8 +58,6 @@ import org.springframework.transaction.support.TransactionTemplate;
 public final class InboxConsumer implements Processor {
 
     private static final Logger log = LoggerFactory.getLogger(InboxConsumer.class);
-    /** Exchange property: the {@link DeliveryBatch} of the delivery, kept across the in-process retries of outages. */
-    private static final String BATCH = "gatewayInboxBatch";
 
     private final InboxSettings settings;
     private final int maxDeliveryAttempts;
@@ -125,6 +124,10 @@ public final class InboxConsumer implements Processor {
         return deadLetters.deadLetterQueue();
     }
 
+    /**
+     * {@code batch-<consumer>}: receives the rest of the batch the exchange's message starts, on the listener's session;
+     * the body becomes the messages received, in order, and the exchange holds the {@link InboxBatch}.
+     */
     @Override
     public void process(Exchange exchange) throws Exception {
         JmsMessage in = exchange.getIn(JmsMessage.class);
@@ -132,51 +135,58 @@ public final class InboxConsumer implements Processor {
             throw new IllegalStateException("inbox-consumer '" + name()
                     + "' must be fed by a transacted jms: endpoint");
         }
-        Session session = in.getJmsSession();
-        long started = System.nanoTime();
-        // an in-process retry after an outage calls this again with the same exchange: the batch continues
-        DeliveryBatch batch = exchange.getProperty(BATCH, DeliveryBatch.class);
-        if (batch == null) {
-            batch = receive(session, in.getJmsMessage());
-            exchange.setProperty(BATCH, batch);
-        }
-        while (!batch.done()) {
-            List<Delivery> chunk = batch.next();
-            boolean oneByOne = batch.oneByOne();
-            List<InboxGuard.Result> results;
-            try {
-                results = metrics.transaction().record(() -> guard.applyAll(
-                        chunk.stream().map(Delivery::inbound).toList(), oneByOne));
-            } catch (RuntimeException e) {
-                isolate(session, batch, chunk, e);
-                continue;
-            }
-            List<Delivery> committed = List.copyOf(chunk);
-            chunk.clear();
-            for (int i = 0; i < committed.size(); i++) {
-                Delivery d = committed.get(i);
-                InboxGuard.Result result = results.get(i);
-                if (afterCommit(session, d, result)) {
-                    done(d.inbound().envelope(), result, d.delivery());
-                }
-            }
-        }
-        metrics.processed(started);
+        List<Message> received = batches.fill(in.getJmsMessage(), settings.batchSize(), settings.batchWait());
+        exchange.setProperty(InboxBatch.PROPERTY, new InboxBatch(this, in.getJmsSession(), received));
+        exchange.getMessage().setBody(received);
     }
 
-    /** Receives the rest of the batch {@code first} starts; a message that is no valid envelope is dead-lettered. */
-    private DeliveryBatch receive(Session session, Message first) throws JMSException {
-        List<Message> received = batches.fill(first, settings.batchSize(), settings.batchWait());
-        DeliveryBatch batch = new DeliveryBatch(received.size());
-        for (Message message : received) {
-            int delivery = ListenerBatches.deliveryCount(message);
-            try {
-                batch.add(new Delivery(message, reader.read(message), delivery));
-            } catch (DeadLetterException e) {
-                deadLetter(session, message, e.reason(), e.getMessage(), e.getCause(), delivery);
-            }
+    /** {@code validate-<consumer>}: {@code message} joins the batch's deliveries, or is dead-lettered. */
+    void validate(InboxBatch batch, Message message) throws JMSException {
+        int delivery = ListenerBatches.deliveryCount(message);
+        try {
+            batch.deliveries.add(new Delivery(message, reader.read(message), delivery));
+        } catch (DeadLetterException e) {
+            deadLetter(batch.session, message, e.reason(), e.getMessage(), e.getCause(), delivery);
         }
-        return batch;
+    }
+
+    /**
+     * {@code inbox-<consumer>}: ONE database transaction over the next deliveries of the batch ({@link InboxGuard}).
+     * Retried by the route's error handler when it throws {@link TargetDatabaseUnavailableException}: the batch is
+     * then as it was before the call.
+     *
+     * @return the deliveries it committed, in order; none when it rolled back and the batch goes on smaller
+     */
+    List<InboxBatch.Committed> apply(InboxBatch batch) throws JMSException {
+        DeliveryBatch deliveries = batch.deliveries;
+        List<Delivery> chunk = deliveries.next();
+        boolean oneByOne = deliveries.oneByOne();
+        List<InboxGuard.Result> results;
+        try {
+            results = metrics.transaction().record(() -> guard.applyAll(
+                    chunk.stream().map(Delivery::inbound).toList(), oneByOne));
+        } catch (RuntimeException e) {
+            isolate(batch.session, deliveries, chunk, e);
+            return List.of();
+        }
+        List<InboxBatch.Committed> committed = new ArrayList<>(chunk.size());
+        for (int i = 0; i < chunk.size(); i++) {
+            committed.add(new InboxBatch.Committed(chunk.get(i), results.get(i)));
+        }
+        chunk.clear();
+        return committed;
+    }
+
+    /** {@code applied-<consumer>}: after the commit of {@code c}'s transaction: the hooks, then its outcome counted. */
+    void applied(InboxBatch batch, InboxBatch.Committed c) throws JMSException {
+        if (afterCommit(batch.session, c.delivery(), c.result())) {
+            done(c.delivery().inbound().envelope(), c.result(), c.delivery().delivery());
+        }
+    }
+
+    /** {@code processed-<consumer>}: every message of the batch has its outcome; the listener commits next. */
+    void processed(InboxBatch batch) {
+        metrics.processed(batch.startedNanos);
     }
 
     /**
@@ -237,7 +247,7 @@ public final class InboxConsumer implements Processor {
         } else {
             // counted by the listener container when it rolls the session back (InboxListenerContainers)
             log.warn("Inbox '{}': {} rolled back for redelivery by the broker (delivery {} of {}){}: {}", name(),
-                    describe(failed.message()), failed.delivery(), maxDeliveryAttempts,
+                    DeadLetterWriter.describe(failed.message()), failed.delivery(), maxDeliveryAttempts,
                     batch.received() == 1 ? ""
                             : " with the " + (batch.received() - 1) + " other message(s) of its batch",
                     Failures.describe(failure));
@@ -263,7 +273,7 @@ public final class InboxConsumer implements Processor {
                             Throwable cause, int delivery) throws JMSException {
         deadLetters.send(session, message, reason, detail, cause, delivery);
         metrics.deadLettered(reason);
-        log.warn("Inbox '{}': {} moved to {} ({}, delivery {}): {}", name(), describe(message),
+        log.warn("Inbox '{}': {} moved to {} ({}, delivery {}): {}", name(), DeadLetterWriter.describe(message),
                 deadLetters.deadLetterQueue(), reason, delivery, detail);
     }
 
@@ -281,20 +291,6 @@ public final class InboxConsumer implements Processor {
         if (since != 0) {
             log.info("Inbox '{}': database '{}' reachable again after {} s", name(), settings.dataSource(),
                     (System.nanoTime() - since) / 1_000_000_000L);
-        }
-    }
-
-    private static String describe(Message message) {
-        try {
-            // properties are the sender's, not validated: printable and short before they reach a log line
-            EnvelopeMessages.Headers envelope = EnvelopeMessages.read(message);
-            String id = envelope.id();
-            String type = envelope.type();
-            String text = (type == null ? "message" : type) + " " + (id == null ? message.getJMSMessageID() : id);
-            text = text.replaceAll("\\p{Cntrl}", "?");
-            return text.length() <= 200 ? text : text.substring(0, 200) + "…";
-        } catch (JMSException | RuntimeException e) {
-            return "message";
         }
     }
 }

@@ -13,8 +13,8 @@ import org.apache.camel.model.RouteTemplateDefinition;
 import org.apache.camel.model.errorhandler.DefaultErrorHandlerDefinition;
 
 /**
- * The {@code inbox-consumer} route template: a transacted JMS consumer whose one processor, an {@link InboxConsumer},
- * applies each message's effect once per consumer. Instantiated from YAML ({@code templatedRoute} with
+ * The {@code inbox-consumer} route template: a transacted JMS consumer whose steps ({@link InboxConsumer}) apply each
+ * message's effect once per consumer. Instantiated from YAML ({@code templatedRoute} with
  * {@code routeTemplateRef: inbox-consumer}); every parameter is listed in {@link InboxParameters}. The
  * parameters are parsed once, into the route's {@link InboxSettings}; what Camel needs of them (the backoff) it gets
  * from there as numbers, never as the text of a parameter.
@@ -33,14 +33,27 @@ import org.apache.camel.model.errorhandler.DefaultErrorHandlerDefinition;
  * <p>Batches ({@code batchSize}, {@code batchWait}): camel-jms makes one exchange per message and commits the session
  * when it ends, so the batch is not built in Camel (an aggregator after the {@code jms:} consumer would acknowledge
  * each message before the batch's database commit). The exchange of the message the container received is the
- * batch's: {@link InboxConsumer} receives the rest on the same listener session ({@link ListenerBatches}), applies
- * them in one database transaction and returns; the container's one commit then acknowledges them all. The template's
- * route and error handling stay as they are, and a batch of one is the former one-message-per-transaction consumer. {@code mapJmsMessage=false}: the body is read by the inbox, never converted by Camel (no
- * ObjectMessage deserialisation); {@code disableReplyTo}: a JMSReplyTo header is never answered.
+ * batch's: the route receives the rest on the same listener session ({@link ListenerBatches}), applies them in one
+ * database transaction and returns; the container's one commit then acknowledges them all. A batch of one is the
+ * former one-message-per-transaction consumer. {@code mapJmsMessage=false}: the body is read by the inbox, never
+ * converted by Camel (no ObjectMessage deserialisation); {@code disableReplyTo}: a JMSReplyTo header is never answered.
+ *
+ * <p>The route's steps, named processors so that Hawtio's route diagram and statistics show them:
+ * {@code batch-<consumer>} (receives the batch; one exchange per batch) → a sequential split over the received messages,
+ * {@code validate-<consumer>} (one per message; an invalid one is dead-lettered) → a loop with one iteration per
+ * database transaction, {@code inbox-<consumer>} (the transaction: inbox rows, upcasts, effects; one per batch, more
+ * while a failing message is isolated) → a sequential split over the messages it committed, {@code applied-<consumer>}
+ * (after-commit hooks and outcome metrics; one per committed message) → {@code processed-<consumer>} (one per batch).
+ * The whole batch is one exchange, on the listener's thread: the splits and the loop run on the calling thread, and
+ * {@link InboxBatch#of} refuses a step that does not (the session, and in XA the global transaction, are that
+ * thread's). The batch's state is the exchange property {@link InboxBatch#PROPERTY}, which the splits' sub-exchanges
+ * share and the error handler's retries keep.
  *
  * <p>Error handling, declared once here for every inbox route ({@link #databaseRetry}): the only Camel redelivery is
  * for {@link TargetDatabaseUnavailableException}, retried in-process without limit (1 s doubling up to
- * {@code maxBackoff}) so that a database outage uses no broker delivery attempts; it stops retrying when the route
+ * {@code maxBackoff}) so that a database outage uses no broker delivery attempts. Camel retries at the node that
+ * failed, and only {@code inbox-<consumer>} throws it: the retry runs the database transaction again, never the receive
+ * or the validation, and the batch goes on where it stood. It stops retrying when the route
  * stops, and the message then goes back to the broker unacknowledged. Everything else is decided by
  * {@link InboxConsumer}: dead letters are sent inside the JMS transaction, transient failures are thrown to roll the
  * session back. No dead-letter channel in Camel: its {@code handled} copy would be acknowledged outside the broker's
@@ -85,9 +98,21 @@ public class InboxConsumerTemplate extends RouteBuilder {
                         + "&concurrentConsumers={{concurrentConsumers}}&maxConcurrentConsumers={{concurrentConsumers}}"
                         + "&mapJmsMessage=false&disableReplyTo=true&receiveTimeout=1000"
                         + "&errorHandlerLoggingLevel=DEBUG&errorHandlerLogStackTrace=false")
-                .routeDescription("Inbox consumer {{consumer}}: {{queue}} -> effect once per message")
+                .routeDescription("Inbox consumer {{consumer}}: {{queue}} -> batch -> validate each -> one database"
+                        + " transaction (inbox rows, effects) -> each applied; then the JMS commit acknowledges")
                 .errorHandler("{{inboxErrorHandler}}")
-                .process("#{{inboxConsumer}}").id("inbox-{{consumer}}");
+                .process("#{{inboxConsumer}}").id("batch-{{consumer}}")
+                .split(body()).stopOnException().id("each-message-{{consumer}}")
+                    .process(InboxBatch.VALIDATE).id("validate-{{consumer}}")
+                .end()
+                // one iteration per database transaction: one for the batch, more while a failing message is isolated
+                .loopDoWhile(InboxBatch.PENDING).id("each-transaction-{{consumer}}")
+                    .process(InboxBatch.TRANSACTION).id("inbox-{{consumer}}")
+                    .split(body()).stopOnException().id("each-applied-{{consumer}}")
+                        .process(InboxBatch.APPLIED).id("applied-{{consumer}}")
+                    .end()
+                .end()
+                .process(InboxBatch.PROCESSED).id("processed-{{consumer}}");
     }
 
     /**

@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import javax.sql.DataSource;
+import org.apache.camel.api.management.ManagedCamelContext;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -112,6 +113,10 @@ abstract class InboxDatabaseOutageUsesNoDeliveryAttemptTest extends InboxTestSup
             assertThat(effects(e.id())).as(e.id()).isEqualTo(1);
         }
         assertThat(effects()).isEqualTo(30);
+        ManagedCamelContext managed = camel.getCamelContextExtension().getContextPlugin(ManagedCamelContext.class);
+        assertThat(managed.getManagedProcessor("validate-" + consumer).getExchangesCompleted())
+                .as("each message received and validated once: the retries ran only the database transaction again")
+                .isEqualTo(30);
         Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> broker().count(queue) == 0);
         assertThat(deadLetters(queue)).as("DLQ +0").isEmpty();
         assertThat(counter("gateway.inbox.rollbacks", consumer)).as("no delivery attempt used").isZero();
