@@ -250,9 +250,12 @@ public final class OutboxRelay implements Processor, AutoCloseable {
         int unconvertible = c.failed.size(); // before the broker's refusals join them
         List<OutboxFailure> failed = c.failed;
         for (PublishResult.Refusal r : result.refused()) {
-            failed.add(failedAttempts.charge(r.event().row(), "refused by the broker: " + r.reason(), c.now));
+            if (failed.stream().noneMatch(f -> f.row().keyText().equals(r.event().row().keyText()))) {
+                // a row with copies (alsoPublish) is charged once, however many of its events were refused
+                failed.add(failedAttempts.charge(r.event().row(), "refused by the broker: " + r.reason(), c.now));
+            }
         }
-        List<OutboxRow> rows = result.confirmed().stream().map(OutboundEvent::row).toList();
+        List<OutboxRow> rows = c.done(result.confirmed());
         hooks.forEach(h -> h.afterPublishBeforeMark(settings.relay(), rows));
         List<OutboxRow> done = rows;
         if (!c.dropped.isEmpty()) {

@@ -74,7 +74,7 @@ final class RelayChecks {
                 s.transactionMode(), steps(s.steps()), dialect.testedHere() ? "" : " [dialect NOT tested by this project]");
     }
 
-    private static String steps(RelaySettings.Steps steps) {
+    private static String steps(StepSettings steps) {
         if (steps.none()) {
             return "none";
         }

@@ -88,12 +88,35 @@ final class RelayCycle {
     void settled(RelayedRow r) {
         if (r.event() != null && r.droppedFor() == null && r.rejectedFor() == null) {
             events.add(r.event());
+            events.addAll(r.copies()); // right after it: a refusal of one defers the rest of its aggregate
             attempted.add(new Attempt(r.row(), Observation.SENT, null));
         } else if (r.droppedFor() != null) {
             dropped.add(r.row());
             droppedBy.merge(r.droppedFor(), 1, Integer::sum);
             attempted.add(new Attempt(r.row(), Observation.FILTERED, r.droppedFor()));
         }
+    }
+
+    /**
+     * The rows whose every event the broker confirmed, in claim order: with {@code alsoPublish} a row is done only
+     * when its event and all its copies are; a row with one event is done with it.
+     */
+    List<OutboxRow> done(List<OutboundEvent> confirmed) {
+        if (events.size() == attempted.stream().filter(a -> a.observation() == Observation.SENT).count()) {
+            return confirmed.stream().map(OutboundEvent::row).toList(); // one event per row: no copies
+        }
+        Map<String, Integer> expected = new LinkedHashMap<>();
+        events.forEach(e -> expected.merge(e.row().keyText(), 1, Integer::sum));
+        Map<String, Integer> got = new LinkedHashMap<>();
+        confirmed.forEach(e -> got.merge(e.row().keyText(), 1, Integer::sum));
+        List<OutboxRow> done = new ArrayList<>();
+        for (OutboundEvent e : confirmed) {
+            String key = e.row().keyText();
+            if (got.get(key).equals(expected.get(key)) && got.put(key, -1) > 0) {
+                done.add(e.row()); // once, at its first confirmed event
+            }
+        }
+        return done;
     }
 
     /** Guards the transaction: a step that moved the cycle to another thread would leave it behind. */
@@ -110,6 +133,9 @@ final class RelayCycle {
 
         private final OutboxRow row;
         private OutboundEvent event;
+        private boolean sealed;
+        /** {@code alsoPublish}: the event in other versions, to other destinations. */
+        private List<OutboundEvent> copies = List.of();
         private String droppedFor;
         private String rejectedFor;
 
@@ -136,6 +162,23 @@ final class RelayCycle {
 
         void shaped(OutboundEvent e) {
             event = e;
+        }
+
+        /** Whether the steps' result was made into the event to send (once, by the first step that needs it). */
+        boolean sealed() {
+            return sealed;
+        }
+
+        void sealed(boolean s) {
+            sealed = s;
+        }
+
+        void copies(List<OutboundEvent> c) {
+            copies = c;
+        }
+
+        List<OutboundEvent> copies() {
+            return copies;
         }
 
         void drop(String reason) {

@@ -12,7 +12,7 @@ import org.apache.camel.support.ExpressionAdapter;
 
 /**
  * The route each cycle of one relay runs through, {@code outbox-relay-<relay>-cycle}: claim → for each claimed row:
- * envelope → filter → transform → steps → event → publish → mark, each a named processor, so that Hawtio's route
+ * envelope → filter → transform → steps → versions → event → publish → mark, each a named processor, so that Hawtio's route
  * diagram and statistics show the cycle's steps, the per-event ones counting events ({@code envelope-<relay>} has
  * completed one exchange per claimed row) and {@code publish-<relay>}/{@code mark-<relay>} one per batch. A poll that
  * claims nothing stops after {@code claim-<relay>}. Only configured steps appear.
@@ -204,6 +204,9 @@ public final class RelayCycleRoute {
             }
             if (steps.route() != null) {
                 event = event.process(x -> steps.route(row(x), x)).id("steps-" + name);
+            }
+            if (steps.copies()) {
+                event = event.process(x -> steps.copy(row(x), x)).id("versions-" + name);
             }
             event.process(x -> relay.events().settle(row(x), cycle(x), x)).id("event-" + name)
                     .end()

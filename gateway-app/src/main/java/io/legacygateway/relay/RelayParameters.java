@@ -175,7 +175,13 @@ public record RelayParameters(
         @TemplateParameter(value = "Step 3: a `direct:` route (YAML or Java) that sees the event and may replace its"
                 + " data (body), type, version and destination (headers) or drop it (header `gw_drop`: the reason)",
                 shownDefault = "(none)")
-        @DefaultValue("") String steps) {
+        @DefaultValue("") String steps,
+
+        @TemplateParameter(value = "Copies of each event in other versions, to other destinations:"
+                + " `<version>@<destination>`, comma-separated, e.g. `2@queue:orders.v2`; each needs its step"
+                + " `asVersion.<version>`. The row is marked once the event and every copy are confirmed. See"
+                + " [Steps](#steps-shape-events-with-camel)", shownDefault = "(none)")
+        @DefaultValue("") String alsoPublish) {
 
     /** {@code retention} that keeps published rows. */
     static final String RETENTION_OFF = "off";

@@ -1,6 +1,5 @@
 package io.legacygateway.relay;
 
-import io.legacygateway.steps.EventStep;
 import io.legacygateway.adapters.outbox.MarkMode;
 import io.legacygateway.adapters.outbox.OutboxColumn;
 import io.legacygateway.adapters.outbox.PayloadFormat;
@@ -45,7 +44,7 @@ import java.util.stream.Collectors;
  * @param domain       the business table whose rows must each have an intent in this outbox, {@code null} when unknown
  * @param wakeUp       what runs a cycle besides the timer
  * @param transactionMode whether a cycle is two local transactions or one global (XA) transaction
- * @param steps        what shapes each event before it is published ({@link RelaySteps})
+ * @param steps        what shapes each event before it is published ({@link StepSettings}, {@link RelaySteps})
  */
 public record RelaySettings(String relay, String dataSource, TableName table, Map<String, String> columns,
                             String pendingStatus, String publishedStatus, String failedStatus,
@@ -54,18 +53,7 @@ public record RelaySettings(String relay, String dataSource, TableName table, Ma
                             ZeroWriteReader.StartFrom startFrom, Duration settleTime, ZoneId naiveTimestampZone,
                             RetryPolicy retry, FailedRowPolicy failedRowPolicy, Duration retention,
                             boolean attemptLog, DomainTable domain, WakeUp wakeUp,
-                            TransactionMode transactionMode, Steps steps) {
-
-    /**
-     * The steps as declared, their syntax checked; compiled by {@link RelaySteps}. Each is {@code null} when not
-     * given.
-     */
-    public record Steps(EventStep filter, String filterReason, EventStep transform, EventStep route) {
-
-        public boolean none() {
-            return filter == null && transform == null && route == null;
-        }
-    }
+                            TransactionMode transactionMode, StepSettings steps) {
 
     /**
      * The business table behind an outbox (as with trigger capture): a row of it whose key has no outbox row with
@@ -143,10 +131,11 @@ public record RelaySettings(String relay, String dataSource, TableName table, Ma
         UnaryOperator<String> label = k -> label(relay, k);
         Set<String> known = parameterNames();
         Set<String> unknown = given.keySet().stream().filter(k -> !known.contains(k))
+                .filter(k -> !StepSettings.isAsVersion(k))
                 .collect(Collectors.toCollection(TreeSet::new));
         if (!unknown.isEmpty()) {
             throw new IllegalArgumentException(label.apply(unknown.iterator().next()) + ": unknown parameter; known: "
-                    + known);
+                    + known + " and " + StepSettings.AS_VERSION + ".<version>");
         }
         RelayParameters p = TemplateParameters.bind(RelayParameters.class, given, label);
         requireTransactionMode(p, label);
@@ -159,11 +148,12 @@ public record RelaySettings(String relay, String dataSource, TableName table, Ma
                 columns.put(c.valueParameter(), given.get(c.valueParameter()));
             }
         }
-        return of(p, columns, defaultSource, onlyDataSource, domains, label);
+        return of(p, columns, StepSettings.parse(p, given, label), defaultSource, onlyDataSource, domains, label);
     }
 
     /** The rules between parameters, and the values that need the relay's label to be parsed. */
-    private static RelaySettings of(RelayParameters p, Map<String, String> columns, String defaultSource,
+    private static RelaySettings of(RelayParameters p, Map<String, String> columns, StepSettings steps,
+                                    String defaultSource,
                                     String onlyDataSource, DomainLookup domains, UnaryOperator<String> label) {
         String dataSource = p.dataSource();
         if (dataSource.isBlank()) {
@@ -221,19 +211,7 @@ public record RelaySettings(String relay, String dataSource, TableName table, Ma
                 p.source().isBlank() ? defaultSource : p.source(), p.batchSize(), p.pollInterval(), p.maxBackoff(),
                 markMode, stateDataSource, p.startFrom(), p.settleTime(), p.naiveTimestampZone(),
                 new RetryPolicy(p.maxAttempts(), p.retryBackoff(), p.maxRetryBackoff()), p.failedRowPolicy(),
-                retention, p.attemptLog(), domain, p.wakeUp(), p.transactionMode(), steps(p, label));
-    }
-
-    private static Steps steps(RelayParameters p, UnaryOperator<String> label) {
-        EventStep route = p.steps().isBlank() ? null : EventStep.parse(label.apply("steps"), p.steps(), false);
-        if (route != null && !route.toString().startsWith("direct:")) {
-            throw new IllegalArgumentException(label.apply("steps") + ": '" + p.steps() + "' is not a direct:<route>;"
-                    + " an expression or a stylesheet goes in transform");
-        }
-        return new Steps(p.filter().isBlank() ? null : EventStep.parse(label.apply("filter"), p.filter(), true),
-                p.filterReason(),
-                p.transform().isBlank() ? null : EventStep.parse(label.apply("transform"), p.transform(), false),
-                route);
+                retention, p.attemptLog(), domain, p.wakeUp(), p.transactionMode(), steps);
     }
 
     /**

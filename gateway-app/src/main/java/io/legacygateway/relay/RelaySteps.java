@@ -34,6 +34,8 @@ import org.apache.camel.Message;
  * ({@code gateway_outbox_filtered_total}). A step that throws, or leaves an event that cannot be sent, rejects that row
  * only: it is charged a failed attempt with the error as its reason (retried, then parked FAILED); the batch goes on.
  *
+ * <p>{@code alsoPublish} then copies each event into other versions, to other destinations ({@link EventCopies}).
+ *
  * <p>Steps may run again for the same row (a retry, a crash before the mark): they must not publish or write, which
  * the relay checks in their routes at startup ({@link EventStep#forbiddenSteps}).
  */
@@ -52,18 +54,30 @@ final class RelaySteps {
     private final EventStep filter;
     private final EventStep transform;
     private final EventStep route;
+    private final EventCopies copies;
 
     RelaySteps(RelaySettings settings, EnvelopeCodec codec, CamelContext camel) {
         this.settings = settings;
         this.codec = codec;
-        RelaySettings.Steps s = settings.steps();
+        StepSettings s = settings.steps();
         this.filter = s.filter() == null ? null : s.filter().compile(camel);
         this.transform = s.transform() == null ? null : s.transform().compile(camel);
         this.route = s.route() == null ? null : s.route().compile(camel);
+        this.copies = new EventCopies(s.copies(), codec, camel);
     }
 
     boolean none() {
-        return filter == null && transform == null && route == null;
+        return filter == null && transform == null && route == null && copies.none();
+    }
+
+    boolean copies() {
+        return !copies.none();
+    }
+
+    /** {@code alsoPublish}: the sealed event once more per entry ({@link EventCopies}). */
+    void copy(RelayedRow item, Exchange exchange) {
+        seal(item, exchange);
+        copies.copy(item, exchange);
     }
 
     EventStep filter() {
@@ -81,12 +95,16 @@ final class RelaySteps {
     /** What each step's route does that a step must not: publish or write. Call once the routes exist. */
     List<String> forbidden(CamelContext camel) {
         List<String> found = new ArrayList<>();
-        for (EventStep step : new EventStep[] {transform, route}) {
+        List<EventStep> all = new ArrayList<>();
+        all.add(transform);
+        all.add(route);
+        all.addAll(copies.steps());
+        for (EventStep step : all) {
             if (step != null) {
                 found.addAll(step.forbiddenSteps(camel));
             }
         }
-        return found;
+        return found.stream().distinct().toList();
     }
 
     /** Puts the event on the exchange as the steps see it. */
@@ -150,9 +168,10 @@ final class RelaySteps {
      * rejected when what they left cannot be sent.
      */
     void seal(RelayedRow item, Exchange exchange) {
-        if (!item.open()) {
+        if (!item.open() || item.sealed()) {
             return;
         }
+        item.sealed(true);
         OutboundEvent before = item.event();
         EventEnvelope env = before.envelope();
         Message m = exchange.getMessage();
@@ -177,7 +196,7 @@ final class RelaySteps {
         }
         JsonNode data;
         try {
-            data = data(body, EventEnvelope.JSON.equals(contentType), exchange);
+            data = data(codec, body, EventEnvelope.JSON.equals(contentType), exchange);
         } catch (JsonProcessingException e) {
             item.reject("steps: the data is not valid JSON for " + EventEnvelope.JSON + " (" + e.getOriginalMessage()
                     + ")");
@@ -213,7 +232,9 @@ final class RelaySteps {
         }
     }
 
-    private JsonNode data(Object body, boolean json, Exchange exchange) throws JsonProcessingException {
+    /** What a step left as the data: a JSON tree, or text (parsed when {@code json}); {@code null} when empty. */
+    static JsonNode data(EnvelopeCodec codec, Object body, boolean json, Exchange exchange)
+            throws JsonProcessingException {
         if (body == null) {
             return null;
         }

@@ -7,6 +7,7 @@ import io.legacygateway.inbox.DeadLetterReason;
 import io.legacygateway.inbox.InboxParameters;
 import io.legacygateway.inbox.InboxSettings;
 import io.legacygateway.relay.RelayParameters;
+import io.legacygateway.relay.StepSettings;
 import io.legacygateway.testsupport.StandaloneArtemis;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -134,6 +135,8 @@ class ParameterTablesMatchTheirDefinitionsTest {
                         rows.add(row("`" + c.valueParameter() + "`", "(none)", c.valueReference()));
                     }
                 }
+                // the parameter with a version in its name
+                rows.add(row("`asVersion.<version>`", "(none)", StepSettings.AS_VERSION_DESCRIPTION));
                 yield rows;
             }
             case "columns:relay" -> {

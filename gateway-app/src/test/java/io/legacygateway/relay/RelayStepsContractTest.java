@@ -143,6 +143,47 @@ abstract class RelayStepsContractTest extends RelayTestSupport {
     }
 
     @Test
+    void alsoPublishSendsEachRowAsAnotherVersionToAnotherDestination() throws Exception {
+        String v1 = unique("it.steps.v1");
+        String v2 = unique("it.steps.v2");
+        String a = rows.insert("o-1", "OrderCreated", "{\"customerId\":\"c-1\",\"amount\":12.5}");
+        String bad = rows.insert("o-2", "OrderCreated", "{\"customerId\":\"c-2\",\"amount\":\"unknown\"}");
+        String c = rows.insert("o-3", "OrderCreated", "{\"customerId\":\"c-3\",\"amount\":7}");
+        OutboxRelay relay = relay(unique("copies"), "queue:" + v1, Map.of("alsoPublish", "2@queue:" + v2,
+                "asVersion.2", "jq:{customer: {id: .customerId}, total: {amount: (.amount | tonumber)}}",
+                "maxAttempts", "1"));
+
+        assertThat(drain(relay)).isEqualTo(2);
+
+        List<TextMessage> first = broker.drain(v1);
+        List<TextMessage> second = broker.drain(v2);
+        assertThat(first).extracting(m -> QueueProbe.property(m, EnvelopeMessages.ID)).containsExactly(a, c);
+        assertThat(second).extracting(m -> QueueProbe.property(m, EnvelopeMessages.ID)).containsExactly(a, c);
+        JsonNode one = json.readTree(first.get(0).getText());
+        JsonNode two = json.readTree(second.get(0).getText());
+        assertThat(one.get("eventversion").asInt()).isEqualTo(1);
+        assertThat(one.get("data")).isEqualTo(json.readTree("{\"customerId\":\"c-1\",\"amount\":12.5}"));
+        assertThat(two.get("eventversion").asInt()).isEqualTo(2);
+        assertThat(second.get(0).getIntProperty(EnvelopeMessages.EVENT_VERSION)).isEqualTo(2);
+        assertThat(two.get("data").get("customer").get("id").asText()).isEqualTo("c-1");
+        assertThat(two.get("data").get("total").get("amount").decimalValue()).isEqualByComparingTo("12.5");
+        assertThat(rows.status(a)).isEqualTo("PUBLISHED");
+        assertThat(rows.status(c)).isEqualTo("PUBLISHED");
+        assertThat(rows.status(bad)).as("its copy could not be made: none of its events was sent").isEqualTo("FAILED");
+        assertThat(rows.row(bad).get("last_error").toString()).contains("asVersion.2");
+    }
+
+    @Test
+    void alsoPublishWithoutItsStepIsRefusedNamingTheParameter() {
+        String name = unique("no-step");
+        assertThatThrownBy(() -> relay(name, "queue:x", Map.of("alsoPublish", "2@queue:y")))
+                .hasMessageContaining("outbox-relay '" + name + "' parameter 'asVersion.2'")
+                .hasMessageContaining("required by alsoPublish");
+        assertThatThrownBy(() -> relay(unique("no-entry"), "queue:x", Map.of("asVersion.3", "jq:.")))
+                .hasMessageContaining("parameter 'asVersion.3'").hasMessageContaining("no alsoPublish entry");
+    }
+
+    @Test
     void stepRouteThatPublishesIsRefusedNamingTheParameter() throws Exception {
         String step = "direct:" + unique("publishes");
         camel.addRoutes(new RouteBuilder() {
