@@ -45,6 +45,35 @@ abstract class CrashAfterPublishBeforeMarkTest extends RelayTestSupport {
                 "filter", "simple:${header.ce_type} == 'OrderChanged'"));
     }
 
+    /** With {@code alsoPublish}: the event and its copy in another version are both resent, and both dropped. */
+    @Test
+    void crashAfterPublishBeforeMarkWithCopiesResendsEachVersionAndTheBrokerDropsTheCopies() {
+        String queue = unique("it.crash.v1");
+        String copies = unique("it.crash.v2");
+        String relayName = unique("crash-copies");
+        List<String> ids = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            ids.add(rows.insert("order-" + (i % 2), "OrderChanged", "{\"n\":" + i + "}"));
+        }
+        OutboxRelay relay = relay(relayName, "queue:" + queue, Map.of("alsoPublish", "2@queue:" + copies,
+                "asVersion.2", "jq:{number: .n}"));
+        faults.crashOnceAfterPublish(relayName);
+
+        assertThat(drain(relay)).isZero();
+        assertThat(rows.count("PENDING")).isEqualTo(4);
+        assertThat(broker.count(queue)).isEqualTo(4);
+        assertThat(broker.count(copies)).isEqualTo(4);
+
+        insideTheWindow();
+        assertThat(drain(relay)).isEqualTo(4);
+
+        assertThat(broker.drain(queue).stream().map(m -> QueueProbe.property(m, EnvelopeMessages.ID)).toList())
+                .as("each event exactly once").containsExactlyElementsOf(ids);
+        assertThat(broker.drain(copies).stream().map(m -> QueueProbe.property(m, EnvelopeMessages.ID)).toList())
+                .as("each copy exactly once").containsExactlyElementsOf(ids);
+        assertThat(rows.count("PUBLISHED")).isEqualTo(4);
+    }
+
     private void crashAndResend(Map<String, Object> parameters) {
         String queue = unique("it.crash");
         String relayName = unique("crash");
