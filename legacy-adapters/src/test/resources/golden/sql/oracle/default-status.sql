@@ -9,7 +9,7 @@ SELECT "seq", "id", "aggregate_type", "aggregate_id", "event_type", "event_versi
 --   5: the most rows to return [limit]
 
 -- waitingUpTo
-SELECT 1 FROM "outbox" WHERE (((("outbox"."status" = 'PENDING') AND (NOT (EXISTS (SELECT 1 FROM "gateway_outbox_rejection" gw_r WHERE gw_r.source_table = ? AND gw_r.row_key = CAST("outbox"."seq" AS VARCHAR2(255)) AND gw_r.state = 'FAILED'))))) AND ("outbox"."seq" <= ?)) ORDER BY "seq" FETCH FIRST ? ROWS ONLY
+SELECT "outbox"."aggregate_id", "outbox"."seq", CAST("outbox"."seq" AS VARCHAR2(255)) AS gw_key_text FROM "outbox" WHERE (((("outbox"."status" = 'PENDING') AND (NOT (EXISTS (SELECT 1 FROM "gateway_outbox_rejection" gw_r WHERE gw_r.source_table = ? AND gw_r.row_key = CAST("outbox"."seq" AS VARCHAR2(255)) AND gw_r.state = 'FAILED'))))) AND ("outbox"."seq" <= ?)) ORDER BY "seq" FETCH FIRST ? ROWS ONLY
 --   1: source of the log's entries = 'legacy/outbox'
 --   2: the order of the last claimed row [last_order]
 --   3: the most rows to return [limit]

@@ -11,7 +11,7 @@ SELECT "evt_no", "ref_no", "evt_kind", "body", "created", CAST("evt_queue"."evt_
 --   7: the most rows to return [limit]
 
 -- waitingUpTo
-SELECT 1 FROM "evt_queue" WHERE ((NOT (EXISTS (SELECT 1 FROM "gateway_outbox_rejection" gw_r WHERE gw_r.source_table = ? AND gw_r.row_key = CAST("evt_queue"."evt_no" AS VARCHAR(255)) AND gw_r.state = 'FAILED'))) AND ("evt_queue"."evt_no" <= ?)) ORDER BY "evt_no" LIMIT ?
+SELECT "evt_queue"."ref_no", "evt_queue"."evt_no", CAST("evt_queue"."evt_no" AS VARCHAR(255)) AS gw_key_text FROM "evt_queue" WHERE ((NOT (EXISTS (SELECT 1 FROM "gateway_outbox_rejection" gw_r WHERE gw_r.source_table = ? AND gw_r.row_key = CAST("evt_queue"."evt_no" AS VARCHAR(255)) AND gw_r.state = 'FAILED'))) AND ("evt_queue"."evt_no" <= ?)) ORDER BY "evt_no" LIMIT ?
 --   1: source of the log's entries = 'legacy/evt_queue'
 --   2: the order of the last claimed row [last_order]
 --   3: the most rows to return [limit]

@@ -7,6 +7,7 @@ import io.legacygateway.adapters.outbox.OutboxStatements.Param;
 import io.legacygateway.adapters.sql.Dialect;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -39,6 +40,13 @@ final class AggregateOrder {
      * Publishing it now would overtake that row. Concurrent claims can interleave (relay one holds rows 1 and 3 of an
      * aggregate, relay two row 2), so the check is against the first waiting row not held here, not only against the
      * aggregate's first waiting row.
+     *
+     * <p>Two steps. First the waiting rows up to the claim's last, in outbox order, at most {@link #readBound} of
+     * them (one constant statement): all of them the claim's own is what a single relay draining in order finds in
+     * nearly every cycle; otherwise, when the read was not cut short (another relay's batch ahead of this one, a few
+     * rows not due yet), the first waiting row not held per aggregate is taken from those rows. Only when more rows wait
+     * ahead than the bound does the per-aggregate statement run (two bind lists of the batch's size: planned anew in
+     * each cycle, a range read per aggregate).
      */
     Set<OutboxRow> behindOtherRows(List<OutboxRow> claimed) {
         Map<String, List<OutboxRow>> byAggregate = new HashMap<>();
@@ -52,48 +60,80 @@ final class AggregateOrder {
         }
         ColumnKind orderKind = mapping.kind(ORDER);
         Object last = lastOrder(claimed, orderKind);
-        if (last == null || holdsEveryWaitingRowUpTo(last, claimed, orderKind)) {
+        if (last == null) {
             return Set.of();
         }
-        Map<Param, Object> values = Map.of(Param.AGGREGATES, byAggregate.keySet(),
-                Param.LAST_ORDER, ColumnKind.bindable(last, dialect.bindsUuidAsText()),
-                Param.CLAIMED, claimed.stream().map(OutboxRow::key).toList());
-        Map<String, Object> firstNotHeld = new HashMap<>();
-        jdbc.query(check.sql(values), rs -> {
-            // the aggregate id as the row reader renders it (CHAR padding removed), so the keys match
-            firstNotHeld.put(mapping.kind(AGGREGATE_ID) == ColumnKind.CHAR ? rs.getString(1).stripTrailing()
-                    : rs.getString(1), orderKind.readComparable(rs, 2));
-        }, check.values(values));
+        Map<String, Object> firstNotHeld = waitingAhead(last, claimed, byAggregate, orderKind);
+        if (firstNotHeld == null) {
+            firstNotHeld = firstWaitingNotHeld(last, claimed, byAggregate);
+        }
+        if (firstNotHeld.isEmpty()) {
+            return Set.of();
+        }
         Set<OutboxRow> waitingRows = new LinkedHashSet<>();
-        byAggregate.forEach((aggregate, rows) -> {
-            Object other = firstNotHeld.get(aggregate);
-            if (other != null) {
-                rows.stream().filter(r -> orderKind.compare(r.order(), other) > 0).forEach(waitingRows::add);
+        for (Map.Entry<String, Object> e : firstNotHeld.entrySet()) {
+            Object other = e.getValue();
+            for (OutboxRow r : byAggregate.get(e.getKey())) {
+                if (orderKind.compare(r.order(), other) > 0) {
+                    waitingRows.add(r);
+                }
             }
-        });
+        }
         return waitingRows;
     }
 
     /**
-     * Whether the claim holds every waiting row up to {@code last}: then none of its rows comes after a waiting row it
-     * does not hold, which is what a single relay draining in order finds in nearly every cycle. A short read of the
-     * waiting rows in outbox order, at most one more than the claim holds up there, instead of the per-aggregate
-     * check (two bind lists of the batch's size: a plan per cycle and a range read per aggregate).
+     * The first waiting row not held per claimed aggregate, from the waiting rows up to {@code last} (the check's first
+     * step), or {@code null} when more than {@link #readBound} rows wait there.
      */
-    private boolean holdsEveryWaitingRowUpTo(Object last, List<OutboxRow> claimed, ColumnKind orderKind) {
-        int held = 0;
+    private Map<String, Object> waitingAhead(Object last, List<OutboxRow> claimed,
+                                             Map<String, List<OutboxRow>> byAggregate, ColumnKind orderKind) {
+        Set<String> held = new HashSet<>();
         for (OutboxRow r : claimed) {
             if (r.order() != null && orderKind.compare(r.order(), last) <= 0) {
-                held++;
+                held.add(r.keyText());
             }
         }
+        int bound = readBound(held.size());
         Map<Param, Object> values = Map.of(Param.LAST_ORDER, ColumnKind.bindable(last, dialect.bindsUuidAsText()),
-                Param.LIMIT, held + 1);
-        int[] waiting = {0};
+                Param.LIMIT, bound);
+        Map<String, Object> firstNotHeld = new HashMap<>();
+        int[] read = {0};
         jdbc.query(waitingUpTo.sql(values), rs -> {
-            waiting[0]++;
+            read[0]++;
+            String aggregate = aggregateId(rs.getString(1));
+            if (aggregate != null && byAggregate.containsKey(aggregate) && !held.contains(rs.getString(3))) {
+                // in outbox order: the first one read is the aggregate's first not held
+                firstNotHeld.putIfAbsent(aggregate, orderKind.readComparable(rs, 2));
+            }
         }, waitingUpTo.values(values));
-        return waiting[0] == held;
+        return read[0] < bound ? firstNotHeld : null;
+    }
+
+    /**
+     * How many waiting rows the first step reads: the claim's own up to its last, and room for as many again twice
+     * (another relay's batch ahead of this one, rows not due yet), plus one to tell a full read from a cut one.
+     */
+    static int readBound(int held) {
+        return 3 * held + 1;
+    }
+
+    private Map<String, Object> firstWaitingNotHeld(Object last, List<OutboxRow> claimed,
+                                                    Map<String, List<OutboxRow>> byAggregate) {
+        Map<Param, Object> values = Map.of(Param.AGGREGATES, byAggregate.keySet(),
+                Param.LAST_ORDER, ColumnKind.bindable(last, dialect.bindsUuidAsText()),
+                Param.CLAIMED, claimed.stream().map(OutboxRow::key).toList());
+        ColumnKind orderKind = mapping.kind(ORDER);
+        Map<String, Object> firstNotHeld = new HashMap<>();
+        jdbc.query(check.sql(values), rs -> {
+            firstNotHeld.put(aggregateId(rs.getString(1)), orderKind.readComparable(rs, 2));
+        }, check.values(values));
+        return firstNotHeld;
+    }
+
+    /** The aggregate id as the row reader renders it (CHAR padding removed), so that the keys match. */
+    private String aggregateId(String read) {
+        return read != null && mapping.kind(AGGREGATE_ID) == ColumnKind.CHAR ? read.stripTrailing() : read;
     }
 
     /**

@@ -96,7 +96,7 @@ public final class OutboxExplain {
             check.put(Param.LAST_ORDER, ColumnKind.bindable(examples.get(examples.size() - 1).order(),
                     dialect.bindsUuidAsText()));
             check.put(Param.CLAIMED, keys);
-            check.put(Param.LIMIT, keys.size() + 1);
+            check.put(Param.LIMIT, AggregateOrder.readBound(keys.size()));
             plans.add(plan(jdbc, dialect, statements.get("waitingUpTo"), check,
                     "up to the last of the first " + examples.size() + " waiting rows"));
             plans.add(plan(jdbc, dialect, statements.get("firstWaitingNotHeld"), check,

@@ -71,11 +71,13 @@ final class OutboxStoreStatements {
                 "claimable", claimable.sql(), "order", order), binds(claimable, Bind.of(Param.LIMIT))));
 
         Fragment waiting = c.waiting();
-        // the ordering check's first step: the waiting rows up to the claim's last, in outbox order, at most one more
-        // than the claim holds there (AggregateOrder)
+        // the ordering check's first step: the waiting rows up to the claim's last, in outbox order, a bounded number
+        // (AggregateOrder), with what the check compares: aggregate, order, key as the claim's rows carry it
         Fragment upTo = waiting.and(Fragment.of(c.condition("condition.atMost", c.col(table, ORDER)),
                 Bind.of(Param.LAST_ORDER)));
-        b.add("waitingUpTo", new Fragment(sql("outbox.select.first", "columns", "1", "table", table,
+        String checked = String.join(", ", c.col(table, AGGREGATE_ID), c.col(table, ORDER),
+                c.keyText(table) + " AS gw_key_text");
+        b.add("waitingUpTo", new Fragment(sql("outbox.select.first", "columns", checked, "table", table,
                 "condition", upTo.sql(), "order", order), binds(upTo, Bind.of(Param.LIMIT))));
         b.add("firstWaitingNotHeld", new Fragment(c.dialect().sql("outbox.firstWaitingNotHeld", Map.of(
                 "aggregateId", c.q(mapping.column(AGGREGATE_ID)), "order", order, "key", key, "table", table,

@@ -4,6 +4,7 @@ import static io.legacygateway.adapters.outbox.OutboxFixture.keysOf;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -97,5 +98,35 @@ abstract class OutboxStoreClaimsDisjointRowsContractTest extends OutboxStoreCont
         }
         assertThat(schema.<Set<OutboxRow>>inTransaction(tx -> store.behindOtherRows(store.claim(10, T0))))
                 .as("alone, the relay holds every row and none waits").isEmpty();
+    }
+
+    /**
+     * More waiting rows ahead of the claim than its first read takes ({@link AggregateOrder#readBound}): the check
+     * falls back to its per-aggregate statement, and the row still waits.
+     */
+    @ParameterizedTest
+    @EnumSource(value = MarkMode.class, names = {"STATUS", "TIMESTAMP", "DELETE"})
+    void aRowBehindMoreHeldRowsThanTheFirstReadTakesStillWaits(MarkMode mode) throws Exception {
+        List<String> aggregates = new ArrayList<>(List.of("x"));
+        int ahead = AggregateOrder.readBound(2);
+        for (int i = 0; i < ahead; i++) {
+            aggregates.add("other-" + i);
+        }
+        aggregates.addAll(List.of("x", "y"));
+        OutboxStore store = outbox.store(mode, true, false);
+        List<Long> keys = outbox.insert(mode, aggregates.toArray(String[]::new));
+
+        Claims<List<List<OutboxRow>>> both = whileOneHolds(store, ahead + 1, s -> {
+            List<OutboxRow> claimed = s.claim(10, T0);
+            return List.of(claimed, List.copyOf(s.behindOtherRows(claimed)));
+        });
+
+        assertThat(keysOf(both.first())).containsExactlyElementsOf(keys.subList(0, ahead + 1));
+        if (skipsOnlyTheHeldRows(mode)) {
+            List<List<OutboxRow>> second = both.second();
+            assertThat(keysOf(second.get(0))).containsExactly(keys.get(ahead + 1), keys.get(ahead + 2));
+            assertThat(keysOf(second.get(1))).as("x's later row waits for the row the first relay holds")
+                    .containsExactly(keys.get(ahead + 1));
+        }
     }
 }
