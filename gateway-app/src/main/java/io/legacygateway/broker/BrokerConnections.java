@@ -4,6 +4,7 @@ import jakarta.jms.ConnectionFactory;
 import jakarta.jms.XAConnectionFactory;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import org.apache.activemq.artemis.api.core.client.ActiveMQClient;
 import org.apache.activemq.artemis.jms.client.ActiveMQConnectionFactory;
 import org.apache.activemq.artemis.jms.client.ActiveMQXAConnectionFactory;
 import org.springframework.jms.connection.DelegatingConnectionFactory;
@@ -12,12 +13,67 @@ import org.springframework.jms.connection.SingleConnectionFactory;
 /** The broker client's own connection factory behind the application's, for parts that manage connections themselves. */
 public final class BrokerConnections {
 
+    /**
+     * The producer window of the relays' connections ({@link #publishingFactory}): a batch of 500 events of ~1.5 KiB
+     * fits in it.
+     */
+    public static final int PUBLISHER_WINDOW_BYTES = 1024 * 1024;
+
     private BrokerConnections() {
     }
 
     /**
-     * An XA connection factory to the same broker as {@code cf}, with the same user and client settings (its URI), for
-     * the relays with {@code transactionMode: XA}; never a bean, so nothing else sees a second factory.
+     * The factory the relays publish with: {@code cf} (the broker client's own, {@link #nativeFactory}) with a producer
+     * window of {@value #PUBLISHER_WINDOW_BYTES} bytes instead of the client's default of 64 KiB, unless its URL sets
+     * {@code producerWindowSize} to another value, which is kept as given. With 64 KiB a producer runs out of credits
+     * every few dozen events of a batch and waits a round trip for the broker to grant more (a quarter of a relay's
+     * cycle at batch 100 in a flight recording). The window bounds only what a producer may have in flight; the
+     * broker's own limits ({@code max-size-bytes}, the address-full policy) apply as before. Another client's factory
+     * is returned as it is.
+     */
+    public static ConnectionFactory publishingFactory(ConnectionFactory cf) {
+        if (!(cf instanceof ActiveMQConnectionFactory artemis)
+                || artemis.getProducerWindowSize() != ActiveMQClient.DEFAULT_PRODUCER_WINDOW_SIZE) {
+            return cf;
+        }
+        ActiveMQConnectionFactory publishing = copyOf(artemis, artemis instanceof ActiveMQXAConnectionFactory);
+        publishing.setProducerWindowSize(PUBLISHER_WINDOW_BYTES);
+        return publishing;
+    }
+
+    /**
+     * A new factory to the same servers as {@code base}, with its user, password, timeouts and reconnection settings,
+     * for a part that needs other client settings than the application's factory (which is read-only once used).
+     *
+     * @param xa whether the copy is an {@link ActiveMQXAConnectionFactory}
+     */
+    public static ActiveMQConnectionFactory copyOf(ActiveMQConnectionFactory base, boolean xa) {
+        ActiveMQConnectionFactory cf;
+        if (xa) {
+            cf = base.getStaticConnectors() != null
+                    ? new ActiveMQXAConnectionFactory(base.isHA(), base.getStaticConnectors())
+                    : new ActiveMQXAConnectionFactory(base.isHA(), base.getDiscoveryGroupConfiguration());
+        } else {
+            cf = base.getStaticConnectors() != null
+                    ? new ActiveMQConnectionFactory(base.isHA(), base.getStaticConnectors())
+                    : new ActiveMQConnectionFactory(base.isHA(), base.getDiscoveryGroupConfiguration());
+        }
+        cf.setUser(base.getUser());
+        cf.setPassword(base.getPassword());
+        cf.setClientFailureCheckPeriod(base.getClientFailureCheckPeriod());
+        cf.setConnectionTTL(base.getConnectionTTL());
+        cf.setCallTimeout(base.getCallTimeout());
+        cf.setRetryInterval(base.getRetryInterval());
+        cf.setRetryIntervalMultiplier(base.getRetryIntervalMultiplier());
+        cf.setMaxRetryInterval(base.getMaxRetryInterval());
+        cf.setReconnectAttempts(base.getReconnectAttempts());
+        cf.setInitialConnectAttempts(base.getInitialConnectAttempts());
+        return cf;
+    }
+
+    /**
+     * An XA connection factory to the same broker as {@code cf}, with the same user, producer window and client settings
+     * (its URI), for the relays with {@code transactionMode: XA}; never a bean, so nothing else sees a second factory.
      *
      * @throws IllegalArgumentException when the broker client is not Artemis's
      */
@@ -29,6 +85,7 @@ public final class BrokerConnections {
             ActiveMQXAConnectionFactory xa = new ActiveMQXAConnectionFactory(artemis.toURI().toString());
             xa.setUser(artemis.getUser());
             xa.setPassword(artemis.getPassword());
+            xa.setProducerWindowSize(artemis.getProducerWindowSize()); // a setter's value is not in the URI
             return xa;
         } catch (IOException e) {
             throw new UncheckedIOException(parameter + ": cannot derive the broker's XA connection factory", e);

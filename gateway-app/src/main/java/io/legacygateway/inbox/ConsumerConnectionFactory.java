@@ -1,5 +1,6 @@
 package io.legacygateway.inbox;
 
+import io.legacygateway.broker.BrokerConnections;
 import jakarta.jms.ConnectionFactory;
 import org.apache.activemq.artemis.jms.client.ActiveMQConnectionFactory;
 import org.apache.activemq.artemis.jms.client.ActiveMQXAConnectionFactory;
@@ -7,16 +8,17 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The connection factory of one inbox consumer route: the application's Artemis factory (same servers, credentials and
- * reconnection settings) with the route's consumer window ({@code consumerWindowSize}). With a window of 0 the broker
- * hands a consumer one message per receive, a round trip each, and keeps the rest on the queue: a batch of 100 costs
- * 100 round trips, which made the batched inbox a third of what the broker and database allow. With a window the
- * broker sends up to that many bytes ahead and a batch is received from the client's buffer. The price, bounded by the
- * window: messages buffered by a consumer whose connection dies (a crash, not a stop) are counted as delivered once
- * more each ({@code ServerConsumerImpl} does not trust a failed client), come back as redeliveries (each then in a
- * batch of its own), and other consumers cannot take them meanwhile. A normal close returns them uncounted. Object
- * messages are never deserialised (empty allow list). For {@code transactionMode: XA} it is an XA factory
- * ({@link ActiveMQXAConnectionFactory}), whose XA sessions the listener containers enlist.
+ * The connection factory of one inbox consumer route: a copy of the application's Artemis factory ({@link
+ * BrokerConnections#copyOf}: same servers, credentials and reconnection settings) with the route's consumer window
+ * ({@code consumerWindowSize}). With a window of 0 the broker hands a consumer one message per receive, a round trip
+ * each, and keeps the rest on the queue: a batch of 100 costs 100 round trips, which made the batched inbox a third of
+ * what the broker and database allow. With a window the broker sends up to that many bytes ahead and a batch is
+ * received from the client's buffer. The price, bounded by the window: messages buffered by a consumer whose connection
+ * dies (a crash, not a stop) are counted as delivered once more each ({@code ServerConsumerImpl} does not trust a
+ * failed client), come back as redeliveries (each then in a batch of its own), and other consumers cannot take them
+ * meanwhile. A normal close returns them uncounted. Object messages are never deserialised (empty allow list). For
+ * {@code transactionMode: XA} it is an XA factory ({@link ActiveMQXAConnectionFactory}), whose XA sessions the listener
+ * containers enlist.
  */
 final class ConsumerConnectionFactory {
 
@@ -35,26 +37,7 @@ final class ConsumerConnectionFactory {
                     application.getClass().getName(), consumerWindowSize);
             return application;
         }
-        ActiveMQConnectionFactory cf;
-        if (xa) {
-            cf = base.getStaticConnectors() != null
-                    ? new ActiveMQXAConnectionFactory(base.isHA(), base.getStaticConnectors())
-                    : new ActiveMQXAConnectionFactory(base.isHA(), base.getDiscoveryGroupConfiguration());
-        } else {
-            cf = base.getStaticConnectors() != null
-                    ? new ActiveMQConnectionFactory(base.isHA(), base.getStaticConnectors())
-                    : new ActiveMQConnectionFactory(base.isHA(), base.getDiscoveryGroupConfiguration());
-        }
-        cf.setUser(base.getUser());
-        cf.setPassword(base.getPassword());
-        cf.setClientFailureCheckPeriod(base.getClientFailureCheckPeriod());
-        cf.setConnectionTTL(base.getConnectionTTL());
-        cf.setCallTimeout(base.getCallTimeout());
-        cf.setRetryInterval(base.getRetryInterval());
-        cf.setRetryIntervalMultiplier(base.getRetryIntervalMultiplier());
-        cf.setMaxRetryInterval(base.getMaxRetryInterval());
-        cf.setReconnectAttempts(base.getReconnectAttempts());
-        cf.setInitialConnectAttempts(base.getInitialConnectAttempts());
+        ActiveMQConnectionFactory cf = BrokerConnections.copyOf(base, xa);
         cf.setConsumerWindowSize(consumerWindowSize);
         cf.setDeserializationAllowList("io.legacygateway.inbox.NothingIsDeserialised");
         return cf;

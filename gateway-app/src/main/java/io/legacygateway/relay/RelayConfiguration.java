@@ -16,7 +16,7 @@ import org.springframework.context.annotation.Configuration;
 /**
  * The outbox relays: the factory that the {@code outbox-relay} route template calls for each relay, the template's
  * bean, and the {@code relay explain} command. Each relay publishes over its own connection from the broker client's
- * factory ({@link BrokerConnections#nativeFactory}).
+ * factory with a producer window for whole batches ({@link BrokerConnections#publishingFactory}).
  */
 @Configuration(proxyBeanMethods = false)
 public class RelayConfiguration {
@@ -33,8 +33,9 @@ public class RelayConfiguration {
                                           ConnectionFactory connectionFactory, XaTransactions xa,
                                           MeterRegistry meters, Clock clock, RetryJitter jitter,
                                           ObjectProvider<RelayCycleHook> hooks, ObjectProvider<CamelContext> camel) {
-        return new OutboxRelayFactory(properties, dataSources, BrokerConnections.nativeFactory(connectionFactory), xa,
-                meters, clock, jitter, hooks.orderedStream().toList(), camel);
+        return new OutboxRelayFactory(properties, dataSources,
+                BrokerConnections.publishingFactory(BrokerConnections.nativeFactory(connectionFactory)), xa, meters,
+                clock, jitter, hooks.orderedStream().toList(), camel);
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.legacygateway.bench;
 
+import io.legacygateway.broker.BrokerConnections;
 import io.legacygateway.testsupport.QueueProbe;
 import io.legacygateway.testsupport.StandaloneArtemis;
 import jakarta.jms.Connection;
@@ -59,7 +60,15 @@ final class BrokerQueues {
         }
     }
 
+    /**
+     * The hand-written programs' factory, as the gateway's user, with the relays' producer window
+     * ({@link BrokerConnections#publishingFactory}): a reference must not wait for producer credits that the gateway
+     * does not wait for.
+     */
     ActiveMQConnectionFactory gatewayConnectionFactory(StandaloneArtemis artemis) {
-        return new ActiveMQConnectionFactory(artemis.url(), StandaloneArtemis.GATEWAY_USER, "gateway");
+        ActiveMQConnectionFactory cf = new ActiveMQConnectionFactory(artemis.url(), StandaloneArtemis.GATEWAY_USER,
+                "gateway");
+        cf.setProducerWindowSize(BrokerConnections.PUBLISHER_WINDOW_BYTES);
+        return cf;
     }
 }

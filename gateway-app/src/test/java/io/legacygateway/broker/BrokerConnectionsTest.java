@@ -1,0 +1,60 @@
+package io.legacygateway.broker;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import jakarta.jms.ConnectionFactory;
+import org.apache.activemq.artemis.api.core.client.ActiveMQClient;
+import org.apache.activemq.artemis.jms.client.ActiveMQConnectionFactory;
+import org.apache.activemq.artemis.jms.client.ActiveMQXAConnectionFactory;
+import org.junit.jupiter.api.Test;
+import org.springframework.jms.connection.SingleConnectionFactory;
+
+class BrokerConnectionsTest {
+
+    @Test
+    void relaysPublishWithAWindowForWholeBatchesAndTheSameBrokerAndUser() throws Exception {
+        ActiveMQConnectionFactory application = new ActiveMQConnectionFactory(
+                "tcp://127.0.0.1:61616?reconnectAttempts=7&callTimeout=12000", "gateway", "secret");
+        assertThat(application.getProducerWindowSize()).isEqualTo(ActiveMQClient.DEFAULT_PRODUCER_WINDOW_SIZE);
+
+        ActiveMQConnectionFactory publishing = (ActiveMQConnectionFactory) BrokerConnections.publishingFactory(
+                application);
+
+        assertThat(publishing).isNotSameAs(application).isNotInstanceOf(ActiveMQXAConnectionFactory.class);
+        assertThat(publishing.getProducerWindowSize()).isEqualTo(BrokerConnections.PUBLISHER_WINDOW_BYTES);
+        assertThat(publishing.getUser()).isEqualTo("gateway");
+        assertThat(publishing.getPassword()).isEqualTo("secret");
+        assertThat(publishing.getReconnectAttempts()).isEqualTo(7);
+        assertThat(publishing.getCallTimeout()).isEqualTo(12000);
+        assertThat(publishing.toURI().toString()).startsWith("tcp://127.0.0.1:61616");
+        assertThat(application.getProducerWindowSize()).as("the application's factory is left as it was")
+                .isEqualTo(ActiveMQClient.DEFAULT_PRODUCER_WINDOW_SIZE);
+    }
+
+    @Test
+    void aProducerWindowTheBrokerUrlSetsIsKept() {
+        ActiveMQConnectionFactory application = new ActiveMQConnectionFactory(
+                "tcp://127.0.0.1:61616?producerWindowSize=-1");
+
+        assertThat(BrokerConnections.publishingFactory(application)).isSameAs(application);
+    }
+
+    @Test
+    void anXaFactoryStaysXaAndItsXaCopyKeepsTheWindow() {
+        ActiveMQConnectionFactory publishing = (ActiveMQConnectionFactory) BrokerConnections.publishingFactory(
+                new ActiveMQXAConnectionFactory("tcp://127.0.0.1:61616", "gateway", "secret"));
+
+        assertThat(publishing).isInstanceOf(ActiveMQXAConnectionFactory.class);
+        assertThat(publishing.getProducerWindowSize()).isEqualTo(BrokerConnections.PUBLISHER_WINDOW_BYTES);
+        ActiveMQConnectionFactory xa = (ActiveMQConnectionFactory) BrokerConnections.xaFactory(publishing, "test");
+        assertThat(xa.getProducerWindowSize()).as("XA relays' factory, derived from the relays'")
+                .isEqualTo(BrokerConnections.PUBLISHER_WINDOW_BYTES);
+    }
+
+    @Test
+    void anotherClientsFactoryIsUsedAsItIs() {
+        ConnectionFactory other = new SingleConnectionFactory();
+
+        assertThat(BrokerConnections.publishingFactory(other)).isSameAs(other);
+    }
+}
