@@ -36,9 +36,18 @@ public final class BrokerConnections {
                 || artemis.getProducerWindowSize() != ActiveMQClient.DEFAULT_PRODUCER_WINDOW_SIZE) {
             return cf;
         }
-        ActiveMQConnectionFactory publishing = copyOf(artemis, artemis instanceof ActiveMQXAConnectionFactory);
-        publishing.setProducerWindowSize(PUBLISHER_WINDOW_BYTES);
-        return publishing;
+        try {
+            // from its URI, as the XA factory: every client setting of the broker URL comes along
+            String uri = artemis.toURI().toString();
+            ActiveMQConnectionFactory publishing = artemis instanceof ActiveMQXAConnectionFactory
+                    ? new ActiveMQXAConnectionFactory(uri) : new ActiveMQConnectionFactory(uri);
+            publishing.setUser(artemis.getUser());
+            publishing.setPassword(artemis.getPassword());
+            publishing.setProducerWindowSize(PUBLISHER_WINDOW_BYTES);
+            return publishing;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot derive the relays' connection factory from " + cf, e);
+        }
     }
 
     /**

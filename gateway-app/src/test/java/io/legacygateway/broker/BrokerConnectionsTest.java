@@ -14,7 +14,8 @@ class BrokerConnectionsTest {
     @Test
     void relaysPublishWithAWindowForWholeBatchesAndTheSameBrokerAndUser() throws Exception {
         ActiveMQConnectionFactory application = new ActiveMQConnectionFactory(
-                "tcp://127.0.0.1:61616?reconnectAttempts=7&callTimeout=12000", "gateway", "secret");
+                "tcp://127.0.0.1:61616?reconnectAttempts=7&callTimeout=12000&minLargeMessageSize=204800"
+                        + "&compressLargeMessage=true", "gateway", "secret");
         assertThat(application.getProducerWindowSize()).isEqualTo(ActiveMQClient.DEFAULT_PRODUCER_WINDOW_SIZE);
 
         ActiveMQConnectionFactory publishing = (ActiveMQConnectionFactory) BrokerConnections.publishingFactory(
@@ -26,6 +27,8 @@ class BrokerConnectionsTest {
         assertThat(publishing.getPassword()).isEqualTo("secret");
         assertThat(publishing.getReconnectAttempts()).isEqualTo(7);
         assertThat(publishing.getCallTimeout()).isEqualTo(12000);
+        assertThat(publishing.getMinLargeMessageSize()).isEqualTo(204800);
+        assertThat(publishing.isCompressLargeMessage()).isTrue();
         assertThat(publishing.toURI().toString()).startsWith("tcp://127.0.0.1:61616");
         assertThat(application.getProducerWindowSize()).as("the application's factory is left as it was")
                 .isEqualTo(ActiveMQClient.DEFAULT_PRODUCER_WINDOW_SIZE);
