@@ -16,11 +16,16 @@ import org.apache.activemq.artemis.jms.client.ActiveMQConnectionFactory;
 /** Counts what a path put on its queue (the broker's exact count) and removes the queue afterwards, as admin. */
 final class BrokerQueues {
 
+    private static final long DESTROY_TIMEOUT_MILLIS = 120_000;
+
     private final ActiveMQConnectionFactory admin;
     private final QueueProbe probe;
 
     BrokerQueues(StandaloneArtemis artemis) {
         this.admin = artemis.adminConnectionFactory();
+        // the broker answers a destroyQueue once it has deleted every message: 100,000 of them took over the
+        // client's default 30 s once (a MariaDB run of 2 December 2026), which failed the run
+        admin.setCallTimeout(DESTROY_TIMEOUT_MILLIS);
         this.probe = new QueueProbe(admin);
     }
 
@@ -49,7 +54,7 @@ final class BrokerQueues {
             try (MessageProducer p = s.createProducer(s.createQueue("activemq.management"));
                  MessageConsumer r = s.createConsumer(reply)) {
                 p.send(request);
-                Message answer = r.receive(120_000);
+                Message answer = r.receive(DESTROY_TIMEOUT_MILLIS);
                 if (answer == null || !JMSManagementHelper.hasOperationSucceeded(answer)) {
                     throw new IllegalStateException("could not delete queue " + queue + ": "
                             + (answer == null ? "no answer" : JMSManagementHelper.getResult(answer)));

@@ -12,7 +12,7 @@ final class Options {
     int rows = 100_000;
     List<Integer> batches = List.of(100, 500);
     List<Integer> claimers = List.of(1, 2);
-    int messages = 20_000;
+    int messages = 100_000;
     List<Integer> threads = List.of(1, 4);
     int backlogPending = 100_000;
     int backlogTable = 1_000_000;
@@ -38,7 +38,8 @@ final class Options {
               --db           database(s) to measure (default both)
               --rows         outbox rows per relay line (default 100000; --quick 10000)
               --batch        batch sizes instead of 100 and 500 (e.g. 100 or 100,250,500)
-              --messages     messages per inbox line (default 20000; --quick 2000)
+              --messages     messages per inbox line (default 100000; --quick 2000; the naive lines a quarter,
+                             at most 10000)
               --backlog      pending rows and table size of the backlog lines (default 100000/1000000;
                              --quick 10000/100000)
               --only         sections to run (default all)
