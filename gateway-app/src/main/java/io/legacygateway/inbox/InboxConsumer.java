@@ -140,7 +140,7 @@ public final class InboxConsumer implements Processor {
         List<Message> received = batches.fill(in.getJmsMessage(), settings.batchSize(), settings.batchWait());
         exchange.setProperty(InboxBatch.PROPERTY, new InboxBatch(this, in.getJmsSession(), received));
         // The splits copy the exchange's message for each message of the batch: a copy of the JmsMessage maps every JMS
-        // property of the first message to a header again (a quarter of the listener thread's time in a flight
+        // property of the first message to a header again (a fifth of the listener threads' samples in a flight
         // recording). The steps read the batch from the property and the body, never the headers.
         DefaultMessage batchMessage = new DefaultMessage(exchange);
         batchMessage.setBody(received);
