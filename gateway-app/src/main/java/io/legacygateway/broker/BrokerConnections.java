@@ -36,18 +36,10 @@ public final class BrokerConnections {
                 || artemis.getProducerWindowSize() != ActiveMQClient.DEFAULT_PRODUCER_WINDOW_SIZE) {
             return cf;
         }
-        try {
-            // from its URI, as the XA factory: every client setting of the broker URL comes along
-            String uri = artemis.toURI().toString();
-            ActiveMQConnectionFactory publishing = artemis instanceof ActiveMQXAConnectionFactory
-                    ? new ActiveMQXAConnectionFactory(uri) : new ActiveMQConnectionFactory(uri);
-            publishing.setUser(artemis.getUser());
-            publishing.setPassword(artemis.getPassword());
-            publishing.setProducerWindowSize(PUBLISHER_WINDOW_BYTES);
-            return publishing;
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot derive the relays' connection factory from " + cf, e);
-        }
+        ActiveMQConnectionFactory publishing = fromUri(artemis, artemis instanceof ActiveMQXAConnectionFactory,
+                "the relays' connection factory");
+        publishing.setProducerWindowSize(PUBLISHER_WINDOW_BYTES);
+        return publishing;
     }
 
     /**
@@ -90,14 +82,24 @@ public final class BrokerConnections {
         if (!(nativeFactory(cf) instanceof ActiveMQConnectionFactory artemis)) {
             throw new IllegalArgumentException(parameter + ": XA needs the Artemis client (spring.artemis.*)");
         }
+        return (XAConnectionFactory) fromUri(artemis, true, parameter + ": the broker's XA connection factory");
+    }
+
+    /**
+     * A new factory from {@code artemis}'s URI, so that every client setting of the broker URL comes along, with its
+     * user, password and producer window (values given by setters are not in the URI).
+     */
+    private static ActiveMQConnectionFactory fromUri(ActiveMQConnectionFactory artemis, boolean xa, String what) {
         try {
-            ActiveMQXAConnectionFactory xa = new ActiveMQXAConnectionFactory(artemis.toURI().toString());
-            xa.setUser(artemis.getUser());
-            xa.setPassword(artemis.getPassword());
-            xa.setProducerWindowSize(artemis.getProducerWindowSize()); // a setter's value is not in the URI
-            return xa;
+            String uri = artemis.toURI().toString();
+            ActiveMQConnectionFactory cf = xa ? new ActiveMQXAConnectionFactory(uri)
+                    : new ActiveMQConnectionFactory(uri);
+            cf.setUser(artemis.getUser());
+            cf.setPassword(artemis.getPassword());
+            cf.setProducerWindowSize(artemis.getProducerWindowSize());
+            return cf;
         } catch (IOException e) {
-            throw new UncheckedIOException(parameter + ": cannot derive the broker's XA connection factory", e);
+            throw new UncheckedIOException("cannot derive " + what + " from " + artemis, e);
         }
     }
 
