@@ -36,40 +36,20 @@ public final class BrokerConnections {
                 || artemis.getProducerWindowSize() != ActiveMQClient.DEFAULT_PRODUCER_WINDOW_SIZE) {
             return cf;
         }
-        ActiveMQConnectionFactory publishing = fromUri(artemis, artemis instanceof ActiveMQXAConnectionFactory,
-                "the relays' connection factory");
+        ActiveMQConnectionFactory publishing = copyOf(artemis, artemis instanceof ActiveMQXAConnectionFactory);
         publishing.setProducerWindowSize(PUBLISHER_WINDOW_BYTES);
         return publishing;
     }
 
     /**
-     * A new factory to the same servers as {@code base}, with its user, password, timeouts and reconnection settings,
-     * for a part that needs other client settings than the application's factory (which is read-only once used).
+     * A new factory with every client setting of {@code base} (its URI: servers, credentials, timeouts, reconnection,
+     * large-message and window settings, whether given in the broker URL or by setters), for a part that needs other
+     * client settings than the application's factory (which is read-only once used).
      *
      * @param xa whether the copy is an {@link ActiveMQXAConnectionFactory}
      */
     public static ActiveMQConnectionFactory copyOf(ActiveMQConnectionFactory base, boolean xa) {
-        ActiveMQConnectionFactory cf;
-        if (xa) {
-            cf = base.getStaticConnectors() != null
-                    ? new ActiveMQXAConnectionFactory(base.isHA(), base.getStaticConnectors())
-                    : new ActiveMQXAConnectionFactory(base.isHA(), base.getDiscoveryGroupConfiguration());
-        } else {
-            cf = base.getStaticConnectors() != null
-                    ? new ActiveMQConnectionFactory(base.isHA(), base.getStaticConnectors())
-                    : new ActiveMQConnectionFactory(base.isHA(), base.getDiscoveryGroupConfiguration());
-        }
-        cf.setUser(base.getUser());
-        cf.setPassword(base.getPassword());
-        cf.setClientFailureCheckPeriod(base.getClientFailureCheckPeriod());
-        cf.setConnectionTTL(base.getConnectionTTL());
-        cf.setCallTimeout(base.getCallTimeout());
-        cf.setRetryInterval(base.getRetryInterval());
-        cf.setRetryIntervalMultiplier(base.getRetryIntervalMultiplier());
-        cf.setMaxRetryInterval(base.getMaxRetryInterval());
-        cf.setReconnectAttempts(base.getReconnectAttempts());
-        cf.setInitialConnectAttempts(base.getInitialConnectAttempts());
-        return cf;
+        return fromUri(base, xa, "a copy of the broker client's connection factory");
     }
 
     /**
@@ -86,8 +66,8 @@ public final class BrokerConnections {
     }
 
     /**
-     * A new factory from {@code artemis}'s URI, so that every client setting of the broker URL comes along, with its
-     * user, password and producer window (values given by setters are not in the URI).
+     * A new factory from {@code artemis}'s URI, which holds its current settings (those of the broker URL and those
+     * given by setters, user and password included); the three are set again so that a copy never depends on that.
      */
     private static ActiveMQConnectionFactory fromUri(ActiveMQConnectionFactory artemis, boolean xa, String what) {
         try {

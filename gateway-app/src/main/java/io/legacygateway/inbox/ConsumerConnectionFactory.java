@@ -9,7 +9,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The connection factory of one inbox consumer route: a copy of the application's Artemis factory ({@link
- * BrokerConnections#copyOf}: same servers, credentials and reconnection settings) with the route's consumer window
+ * BrokerConnections#copyOf}: every client setting of the broker URL and of the factory, credentials included) with
+ * the route's consumer window
  * ({@code consumerWindowSize}). With a window of 0 the broker hands a consumer one message per receive, a round trip
  * each, and keeps the rest on the queue: a batch of 100 costs 100 round trips, which made the batched inbox a third of
  * what the broker and database allow. With a window the broker sends up to that many bytes ahead and a batch is

@@ -35,6 +35,29 @@ class BrokerConnectionsTest {
     }
 
     @Test
+    void aCopyKeepsEveryClientSettingOfTheBrokerUrlAndOfTheFactorysSetters() {
+        ActiveMQConnectionFactory application = new ActiveMQConnectionFactory(
+                "tcp://127.0.0.1:61616?minLargeMessageSize=204800&compressLargeMessage=true&confirmationWindowSize=4096",
+                "gateway", "secret");
+        application.setCallTimeout(12000);
+        application.setReconnectAttempts(-1);
+
+        ActiveMQConnectionFactory copy = BrokerConnections.copyOf(application, true);
+
+        assertThat(copy).isNotSameAs(application).isInstanceOf(ActiveMQXAConnectionFactory.class);
+        assertThat(copy.getMinLargeMessageSize()).isEqualTo(204800);
+        assertThat(copy.isCompressLargeMessage()).isTrue();
+        assertThat(copy.getConfirmationWindowSize()).isEqualTo(4096);
+        assertThat(copy.getCallTimeout()).isEqualTo(12000);
+        assertThat(copy.getReconnectAttempts()).isEqualTo(-1);
+        assertThat(copy.getUser()).isEqualTo("gateway");
+        assertThat(copy.getPassword()).isEqualTo("secret");
+        copy.setConsumerWindowSize(0);
+        assertThat(application.getConsumerWindowSize()).as("the application's factory is left as it was")
+                .isEqualTo(ActiveMQClient.DEFAULT_CONSUMER_WINDOW_SIZE);
+    }
+
+    @Test
     void aProducerWindowTheBrokerUrlSetsIsKept() {
         ActiveMQConnectionFactory application = new ActiveMQConnectionFactory(
                 "tcp://127.0.0.1:61616?producerWindowSize=-1");
