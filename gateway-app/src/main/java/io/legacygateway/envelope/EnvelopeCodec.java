@@ -62,13 +62,31 @@ public final class EnvelopeCodec {
     /**
      * The envelope with JSON text as its data instead of {@code envelope.data()} (a JSON outbox row's payload): the
      * same text as {@link #write(EventEnvelope)} with that payload parsed into the envelope, copied token by token
-     * without building a tree (numbers keep their digits; a key repeated in an object stays repeated). Content after
-     * the first JSON value is ignored, as a parse would.
+     * without building a tree (numbers keep their digits; a key repeated in an object stays repeated), or as it is
+     * when it is written already as that copy would write it ({@link CanonicalJson}). Content after the first JSON
+     * value is ignored, as a parse would.
      *
      * @return the envelope's JSON, or {@code null} when {@code jsonData} holds no JSON value (empty or blank)
      * @throws JsonProcessingException when {@code jsonData} is not JSON
      */
     public String write(EventEnvelope envelope, String jsonData) throws JsonProcessingException {
+        if (!CanonicalJson.isCanonical(jsonData)) {
+            return writeTokenByToken(envelope, jsonData);
+        }
+        StringWriter out = new StringWriter(256 + jsonData.length());
+        try (JsonGenerator g = mapper.createGenerator(out)) {
+            attributes(g, envelope);
+            g.writeFieldName("data");
+            g.writeRawValue(jsonData); // what the token copy would give back: the text as it is
+            g.writeEndObject();
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot serialise envelope " + envelope.id(), e);
+        }
+        return out.toString();
+    }
+
+    /** {@link #write(EventEnvelope, String)} for any text: the data copied token by token. */
+    String writeTokenByToken(EventEnvelope envelope, String jsonData) throws JsonProcessingException {
         StringWriter out = new StringWriter(256 + jsonData.length());
         try (JsonParser p = mapper.createParser(jsonData); JsonGenerator g = mapper.createGenerator(out)) {
             JsonToken t = p.nextToken();
