@@ -104,11 +104,11 @@ public final class Benchmark {
 
     /**
      * Per batch size and claimers, back to back: the two raw ceilings, the hand-written pipeline, the gateway's relay
-     * with and without the attempt log, then in XA; after a warm-up of each path that is not reported. The gateway is
-     * warmed up with and without its attempt log (and in XA), and the two LOCAL lines take turns to go first from one
-     * round to the next: a line that runs while the JIT still compiles the gateway's code pays for that compilation
-     * (a flight recording showed the compiler threads taking a fifth of the machine during the first gateway line
-     * after a 5,000-row warm-up).
+     * with and without the attempt log, then in XA; each path warmed up first at that very batch size and number of
+     * claimers, unreported. A line that runs while the JIT still compiles the code it runs pays for that compilation:
+     * flight recordings showed the compiler threads taking 1.5-4 s of CPU in a 100,000-row gateway line warmed up
+     * only at another batch size or with one claimer (two relays, batch 500 and the attempt log: 41 µs per event of
+     * the JVM's 70). Each line prints the JIT's compile time while it ran, so that what is left of it shows.
      */
     private void relay(BenchDatabase db, BenchedGateway gateway, int round) throws Exception {
         int w = options.batches.get(0);
@@ -116,21 +116,11 @@ public final class Benchmark {
         HandWritten.claimAndMark(db, w, 1);
         String warm = queue();
         HandWritten.transactedSend(cf, warm, options.warmUp, w, 1);
-        db.prefillOutbox(0, options.warmUp, options.analyze);
-        HandWritten.pipeline(db, cf, warm, w, 1);
-        for (boolean attemptLog : new boolean[] {true, false}) {
-            db.prefillOutbox(0, options.warmUp, options.analyze);
-            gateway.relay("warm-" + (++relays), warm, w, 1, attemptLog);
-        }
-        if (options.xa) {
-            // XA runs other code (Narayana, the XA pool and session): compiled before its lines, as LOCAL's is
-            db.prefillOutbox(0, options.warmUp, options.analyze);
-            gateway.relay("warm-" + (++relays), warm, w, 1, true, TransactionMode.XA);
-        }
         queues.destroy(warm);
         for (int b : options.batches) {
             for (int c : options.claimers) {
                 String at = " b" + b + " c" + c;
+                warmUpRelays(db, gateway, b, c);
                 db.prefillOutbox(0, options.rows, options.analyze);
                 measure(db, "ceiling jdbc" + at, "ceiling: JDBC claim + mark, batch " + b + ", " + c
                         + " claimer(s), no broker", false, List.of(), () -> HandWritten.claimAndMark(db, b, c));
@@ -150,6 +140,28 @@ public final class Benchmark {
                 gatewayRelay(db, gateway, b, c, round);
             }
         }
+    }
+
+    /**
+     * The hand-written pipeline and the gateway's relays (with and without the attempt log, and in XA) at this batch
+     * size and number of claimers, unreported: {@code --warm-up} rows, and at least 200 cycles of each claimer, so
+     * that the code of a cycle is compiled as well as the code of a row.
+     */
+    private void warmUpRelays(BenchDatabase db, BenchedGateway gateway, int b, int c) throws Exception {
+        int rows = Math.max(options.warmUp, 200 * b * c);
+        String warm = queue();
+        db.prefillOutbox(0, rows, options.analyze);
+        HandWritten.pipeline(db, cf, warm, b, c);
+        for (boolean attemptLog : new boolean[] {true, false}) {
+            db.prefillOutbox(0, rows, options.analyze);
+            gateway.relay("warm-" + (++relays), warm, b, c, attemptLog);
+        }
+        if (options.xa) {
+            // XA runs other code (Narayana, the XA pool and session): compiled before its line, as LOCAL's is
+            db.prefillOutbox(0, rows, options.analyze);
+            gateway.relay("warm-" + (++relays), warm, b, c, true, TransactionMode.XA);
+        }
+        queues.destroy(warm);
     }
 
     /**
@@ -196,17 +208,21 @@ public final class Benchmark {
 
     // ---------------------------------------------------------------- inbox
 
-    /** Per sessions, back to back: the batched and the naive hand-written inbox, the gateway's inbox. */
+    /**
+     * Per sessions, back to back: the batched and the naive hand-written inbox, the gateway's inbox; the batched and
+     * the gateway's warmed up first with the sessions of their line.
+     */
     private void inbox(BenchDatabase db, BenchedGateway gateway) throws Exception {
         int warm = options.warmUp;
-        inboxRun(db, "warm-up", false, () -> HandWritten.batchedInbox(db, cf, currentQueue(), warm, 4, 100), warm,
-                List.of(), "bench-batched");
         inboxRun(db, "warm-up", false, () -> HandWritten.naiveInbox(db, cf, currentQueue(), warm / 4, 4), warm / 4,
                 List.of(), "bench-naive");
-        String warmConsumer = "bench-warm-" + (++relays);
-        inboxRun(db, "warm-up", true, () -> gateway.inbox(warmConsumer, currentQueue(), 4, warm), warm, List.of(),
-                warmConsumer);
         for (int t : options.threads) {
+            // each path warmed up with the sessions of its line (see relay)
+            inboxRun(db, "warm-up", false, () -> HandWritten.batchedInbox(db, cf, currentQueue(), warm, t, 100), warm,
+                    List.of(), "bench-batched");
+            String warmConsumer = "bench-warm-" + (++relays);
+            inboxRun(db, "warm-up", true, () -> gateway.inbox(warmConsumer, currentQueue(), t, warm), warm, List.of(),
+                    warmConsumer);
             inboxRun(db, "inbox batched t" + t, false, () -> HandWritten.batchedInbox(db, cf, currentQueue(),
                     options.messages, t, 100), options.messages, List.of(), "bench-batched");
             // a quarter of the messages, at most 10,000: one broker commit per message makes this the slowest line by
@@ -349,11 +365,11 @@ public final class Benchmark {
     private void measure(BenchDatabase db, String key, String label, boolean gateway, List<String> ceilings,
                          Timed events) throws Exception {
         try (Machine.RssPeak rss = new Machine.RssPeak()) {
-            long cpu = Machine.busyJiffies();
+            Machine.Cpu cpu = Machine.Cpu.now();
             long start = System.nanoTime();
             long n = events.run();
             double seconds = (System.nanoTime() - start) / 1e9;
-            report.add(new Report.Line(db.id, key, label, n, seconds, Machine.busyJiffies() - cpu,
+            report.add(new Report.Line(db.id, key, label, n, seconds, Machine.Cpu.now().since(cpu),
                     gateway ? rss.peakKiB() : -1, ceilings));
         }
     }
@@ -362,10 +378,10 @@ public final class Benchmark {
     private void measureUntil(BenchDatabase db, String key, String label, boolean gateway, List<String> ceilings,
                               long events, Timed endNanos) throws Exception {
         try (Machine.RssPeak rss = new Machine.RssPeak()) {
-            long cpu = Machine.busyJiffies();
+            Machine.Cpu cpu = Machine.Cpu.now();
             long start = System.nanoTime();
             long end = endNanos.run();
-            report.add(new Report.Line(db.id, key, label, events, (end - start) / 1e9, Machine.busyJiffies() - cpu,
+            report.add(new Report.Line(db.id, key, label, events, (end - start) / 1e9, Machine.Cpu.now().since(cpu),
                     gateway ? rss.peakKiB() : -1, ceilings));
         }
     }

@@ -2,6 +2,7 @@ package io.legacygateway.bench;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
@@ -30,6 +31,57 @@ final class Machine {
                     + Long.parseLong(f[7]);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * Busy jiffies of the whole machine and of two of its processes: this JVM (the bench, and the gateway in it) and
+     * the other Java processes (the bench's broker), from each process's {@code /proc/<pid>/stat} (user + system time,
+     * GC and JIT threads included); what is left of the machine's figure is the database's, on a quiet machine (its
+     * backends come and go with the connections, so they are not read one by one). Also the time this JVM's JIT
+     * compilers spent compiling: a line that runs while they compile pays for it, so the bench warms each path up
+     * first and prints what is left.
+     */
+    record Cpu(long busy, long jvm, long broker, long jitMillis) {
+
+        static Cpu now() {
+            long jvm = 0;
+            long broker = 0;
+            long self = ProcessHandle.current().pid();
+            try (var procs = Files.newDirectoryStream(Path.of("/proc"), p -> p.getFileName().toString()
+                    .chars().allMatch(Character::isDigit))) {
+                for (Path proc : procs) {
+                    String stat;
+                    try {
+                        stat = Files.readString(proc.resolve("stat"));
+                    } catch (IOException gone) {
+                        continue; // ended since the listing
+                    }
+                    // pid (comm) state ppid ...: utime and stime are the 12th and 13th fields after the comm's ')'
+                    int close = stat.lastIndexOf(')');
+                    String comm = stat.substring(stat.indexOf('(') + 1, close);
+                    String[] f = stat.substring(close + 2).split(" ");
+                    long used = Long.parseLong(f[11]) + Long.parseLong(f[12]);
+                    if (Long.parseLong(proc.getFileName().toString()) == self) {
+                        jvm += used;
+                    } else if (comm.equals("java")) {
+                        broker += used;
+                    }
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+            return new Cpu(busyJiffies(), jvm, broker,
+                    ManagementFactory.getCompilationMXBean().getTotalCompilationTime());
+        }
+
+        Cpu since(Cpu before) {
+            return new Cpu(busy - before.busy, jvm - before.jvm, broker - before.broker, jitMillis - before.jitMillis);
+        }
+
+        /** The machine's busy time that is neither this JVM's nor the broker's: the database, on a quiet machine. */
+        long rest() {
+            return Math.max(0, busy - jvm - broker);
         }
     }
 

@@ -30,7 +30,8 @@ final class Options {
     Map<String, String> inboxParameters = new LinkedHashMap<>();
 
     static final String USAGE = """
-            bench/run.sh [--db postgres|mariadb|both] [--rows N] [--batch N[,N...]] [--messages N] [--quick]
+            bench/run.sh [--db postgres|mariadb|both] [--rows N] [--batch N[,N...]] [--claimers N[,N...]]
+                         [--messages N] [--quick]
                          [--only relay,inbox,backlog] [--backlog PENDING/TABLE] [--no-analyze]
                          [--repeat N] [--warm-up N] [--pending-index] [--no-xa] [--relay-param name=value]...
                          [--inbox-param name=value]...
@@ -38,6 +39,7 @@ final class Options {
               --db           database(s) to measure (default both)
               --rows         outbox rows per relay line (default 100000; --quick 10000)
               --batch        batch sizes instead of 100 and 500 (e.g. 100 or 100,250,500)
+              --claimers     relays (and hand-written claimers) per relay line instead of 1 and 2 (e.g. 2)
               --messages     messages per inbox line (default 100000; --quick 2000; the naive lines a quarter,
                              at most 10000)
               --backlog      pending rows and table size of the backlog lines (default 100000/1000000;
@@ -87,6 +89,8 @@ final class Options {
                 case "--rows" -> o.rows = positive(value(args, ++i, a), a);
                 case "--warm-up" -> o.warmUp = positive(value(args, ++i, a), a);
                 case "--batch" -> o.batches = Arrays.stream(value(args, ++i, a).split(","))
+                        .map(v -> positive(v, a)).toList();
+                case "--claimers" -> o.claimers = Arrays.stream(value(args, ++i, a).split(","))
                         .map(v -> positive(v, a)).toList();
                 case "--messages" -> o.messages = positive(value(args, ++i, a), a);
                 case "--backlog" -> {

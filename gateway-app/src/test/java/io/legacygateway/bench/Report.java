@@ -19,7 +19,7 @@ final class Report {
      * @param rssKiB   peak RSS of the bench JVM while the line ran (the gateway runs in it), or -1 when not reported
      * @param ceilings keys of the lines this one is compared with (a gateway line to its hand-written references)
      */
-    record Line(String db, String key, String label, long events, double seconds, long busyJiffies, long rssKiB,
+    record Line(String db, String key, String label, long events, double seconds, Machine.Cpu cpu, long rssKiB,
                 List<String> ceilings) {
 
         double rate() {
@@ -27,7 +27,17 @@ final class Report {
         }
 
         double cpuMicrosPerEvent() {
-            return Machine.cpuMicrosPerEvent(busyJiffies, events);
+            return Machine.cpuMicrosPerEvent(cpu.busy(), events);
+        }
+
+        /**
+         * The whole machine's CPU per event split into this JVM's, the broker's and the rest (the database's), and the
+         * JIT's compile time during the line.
+         */
+        String cpuSplit() {
+            return String.format("JVM %,.0f, broker %,.0f, DB %,.0f; JIT %,d ms",
+                    Machine.cpuMicrosPerEvent(cpu.jvm(), events), Machine.cpuMicrosPerEvent(cpu.broker(), events),
+                    Machine.cpuMicrosPerEvent(cpu.rest(), events), cpu.jitMillis());
         }
     }
 
@@ -43,8 +53,8 @@ final class Report {
     void add(Line line) {
         byDb.computeIfAbsent(line.db(), d -> new LinkedHashMap<>()).merge(line.key(), line,
                 (old, now) -> now.rate() > old.rate() ? now : old);
-        out.printf("  [%s] %-66s %,9d in %7.2f s = %,9.0f /s, %,7.0f CPU µs/event%s%n", line.db(), line.label(),
-                line.events(), line.seconds(), line.rate(), line.cpuMicrosPerEvent(),
+        out.printf("  [%s] %-66s %,9d in %7.2f s = %,9.0f /s, %,7.0f CPU µs/event (%s)%s%n", line.db(),
+                line.label(), line.events(), line.seconds(), line.rate(), line.cpuMicrosPerEvent(), line.cpuSplit(),
                 line.rssKiB() < 0 ? "" : String.format(", RSS %,d MiB", line.rssKiB() / 1024));
     }
 
@@ -57,10 +67,10 @@ final class Report {
         for (var db : byDb.entrySet()) {
             out.println();
             out.printf("%s%n", db.getKey());
-            out.printf("| %-66s | %10s | %11s | %8s | %-40s |%n", "path", "events/s", "CPU µs/ev", "RSS MiB",
-                    "ratio to ceiling");
-            out.printf("|%s|%s|%s|%s|%s|%n", "-".repeat(68), "-".repeat(12), "-".repeat(13), "-".repeat(10),
-                    "-".repeat(42));
+            out.printf("| %-66s | %10s | %11s | %-46s | %8s | %-40s |%n", "path", "events/s", "CPU µs/ev",
+                    "of which (µs/ev); JIT", "RSS MiB", "ratio to ceiling");
+            out.printf("|%s|%s|%s|%s|%s|%s|%n", "-".repeat(68), "-".repeat(12), "-".repeat(13), "-".repeat(48),
+                    "-".repeat(10), "-".repeat(42));
             for (Line l : db.getValue().values()) {
                 List<String> ratios = new ArrayList<>();
                 for (String c : l.ceilings()) {
@@ -75,8 +85,8 @@ final class Report {
                         }
                     }
                 }
-                out.printf("| %-66s | %,10.0f | %,11.0f | %8s | %-40s |%n", l.label(), l.rate(),
-                        l.cpuMicrosPerEvent(), l.rssKiB() < 0 ? "" : String.format("%,d", l.rssKiB() / 1024),
+                out.printf("| %-66s | %,10.0f | %,11.0f | %-46s | %8s | %-40s |%n", l.label(), l.rate(),
+                        l.cpuMicrosPerEvent(), l.cpuSplit(), l.rssKiB() < 0 ? "" : String.format("%,d", l.rssKiB() / 1024),
                         String.join(", ", ratios));
             }
         }
