@@ -2,7 +2,6 @@ package io.legacygateway.bench;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
@@ -38,50 +37,72 @@ final class Machine {
      * Busy jiffies of the whole machine and of two of its processes: this JVM (the bench, and the gateway in it) and
      * the other Java processes (the bench's broker), from each process's {@code /proc/<pid>/stat} (user + system time,
      * GC and JIT threads included); what is left of the machine's figure is the database's, on a quiet machine (its
-     * backends come and go with the connections, so they are not read one by one). Also the time this JVM's JIT
-     * compilers spent compiling: a line that runs while they compile pays for it, so the bench warms each path up
-     * first and prints what is left.
+     * backends come and go with the connections, so they are not read one by one). Also the CPU time of this JVM's
+     * JIT compiler threads ({@code /proc/self/task}): a line that runs while they compile pays for it, so the bench
+     * warms each path up first and prints what is left.
      */
-    record Cpu(long busy, long jvm, long broker, long jitMillis) {
+    record Cpu(long busy, long jvm, long broker, long jit) {
 
         static Cpu now() {
             long jvm = 0;
             long broker = 0;
             long self = ProcessHandle.current().pid();
-            try (var procs = Files.newDirectoryStream(Path.of("/proc"), p -> p.getFileName().toString()
-                    .chars().allMatch(Character::isDigit))) {
+            try (var procs = Files.newDirectoryStream(Path.of("/proc"), Machine::numbered)) {
                 for (Path proc : procs) {
-                    String stat;
-                    try {
-                        stat = Files.readString(proc.resolve("stat"));
-                    } catch (IOException gone) {
+                    Stat stat = Stat.of(proc);
+                    if (stat == null) {
                         continue; // ended since the listing
                     }
-                    // pid (comm) state ppid ...: utime and stime are the 12th and 13th fields after the comm's ')'
-                    int close = stat.lastIndexOf(')');
-                    String comm = stat.substring(stat.indexOf('(') + 1, close);
-                    String[] f = stat.substring(close + 2).split(" ");
-                    long used = Long.parseLong(f[11]) + Long.parseLong(f[12]);
                     if (Long.parseLong(proc.getFileName().toString()) == self) {
-                        jvm += used;
-                    } else if (comm.equals("java")) {
-                        broker += used;
+                        jvm += stat.jiffies;
+                    } else if (stat.comm.equals("java")) {
+                        broker += stat.jiffies;
                     }
                 }
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
-            return new Cpu(busyJiffies(), jvm, broker,
-                    ManagementFactory.getCompilationMXBean().getTotalCompilationTime());
+            long jit = 0;
+            try (var threads = Files.newDirectoryStream(Path.of("/proc/self/task"), Machine::numbered)) {
+                for (Path thread : threads) {
+                    Stat stat = Stat.of(thread);
+                    if (stat != null && stat.comm.contains("CompilerThre")) { // "C2 CompilerThre" (15 characters)
+                        jit += stat.jiffies;
+                    }
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+            return new Cpu(busyJiffies(), jvm, broker, jit);
         }
 
         Cpu since(Cpu before) {
-            return new Cpu(busy - before.busy, jvm - before.jvm, broker - before.broker, jitMillis - before.jitMillis);
+            return new Cpu(busy - before.busy, jvm - before.jvm, broker - before.broker, jit - before.jit);
         }
 
         /** The machine's busy time that is neither this JVM's nor the broker's: the database, on a quiet machine. */
         long rest() {
             return Math.max(0, busy - jvm - broker);
+        }
+    }
+
+    private static boolean numbered(Path p) {
+        return p.getFileName().toString().chars().allMatch(Character::isDigit);
+    }
+
+    /** A process's or thread's name and user + system jiffies. */
+    private record Stat(String comm, long jiffies) {
+        static Stat of(Path dir) {
+            String stat;
+            try {
+                stat = Files.readString(dir.resolve("stat"));
+            } catch (IOException gone) {
+                return null;
+            }
+            // pid (comm) state ppid ...: utime and stime are the 12th and 13th fields after the comm's ')'
+            int close = stat.lastIndexOf(')');
+            String[] f = stat.substring(close + 2).split(" ");
+            return new Stat(stat.substring(stat.indexOf('(') + 1, close), Long.parseLong(f[11]) + Long.parseLong(f[12]));
         }
     }
 

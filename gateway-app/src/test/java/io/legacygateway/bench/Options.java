@@ -31,7 +31,7 @@ final class Options {
 
     static final String USAGE = """
             bench/run.sh [--db postgres|mariadb|both] [--rows N] [--batch N[,N...]] [--claimers N[,N...]]
-                         [--messages N] [--quick]
+                         [--messages N] [--sessions N[,N...]] [--quick]
                          [--only relay,inbox,backlog] [--backlog PENDING/TABLE] [--no-analyze]
                          [--repeat N] [--warm-up N] [--pending-index] [--no-xa] [--relay-param name=value]...
                          [--inbox-param name=value]...
@@ -42,6 +42,7 @@ final class Options {
               --claimers     relays (and hand-written claimers) per relay line instead of 1 and 2 (e.g. 2)
               --messages     messages per inbox line (default 100000; --quick 2000; the naive lines a quarter,
                              at most 10000)
+              --sessions     sessions (threads) per inbox line instead of 1 and 4 (e.g. 4)
               --backlog      pending rows and table size of the backlog lines (default 100000/1000000;
                              --quick 10000/100000)
               --only         sections to run (default all)
@@ -91,6 +92,8 @@ final class Options {
                 case "--batch" -> o.batches = Arrays.stream(value(args, ++i, a).split(","))
                         .map(v -> positive(v, a)).toList();
                 case "--claimers" -> o.claimers = Arrays.stream(value(args, ++i, a).split(","))
+                        .map(v -> positive(v, a)).toList();
+                case "--sessions" -> o.threads = Arrays.stream(value(args, ++i, a).split(","))
                         .map(v -> positive(v, a)).toList();
                 case "--messages" -> o.messages = positive(value(args, ++i, a), a);
                 case "--backlog" -> {

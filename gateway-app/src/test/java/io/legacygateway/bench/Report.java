@@ -31,13 +31,13 @@ final class Report {
         }
 
         /**
-         * The whole machine's CPU per event split into this JVM's, the broker's and the rest (the database's), and the
-         * JIT's compile time during the line.
+         * The whole machine's CPU per event split into this JVM's (and of it, its JIT compiler threads'), the broker's
+         * and the rest (the database's).
          */
         String cpuSplit() {
-            return String.format("JVM %,.0f, broker %,.0f, DB %,.0f; JIT %,d ms",
-                    Machine.cpuMicrosPerEvent(cpu.jvm(), events), Machine.cpuMicrosPerEvent(cpu.broker(), events),
-                    Machine.cpuMicrosPerEvent(cpu.rest(), events), cpu.jitMillis());
+            return String.format("JVM %,.0f (JIT %,.0f), broker %,.0f, DB %,.0f",
+                    Machine.cpuMicrosPerEvent(cpu.jvm(), events), Machine.cpuMicrosPerEvent(cpu.jit(), events),
+                    Machine.cpuMicrosPerEvent(cpu.broker(), events), Machine.cpuMicrosPerEvent(cpu.rest(), events));
         }
     }
 
@@ -68,7 +68,7 @@ final class Report {
             out.println();
             out.printf("%s%n", db.getKey());
             out.printf("| %-66s | %10s | %11s | %-46s | %8s | %-40s |%n", "path", "events/s", "CPU µs/ev",
-                    "of which (µs/ev); JIT", "RSS MiB", "ratio to ceiling");
+                    "of which (µs/ev)", "RSS MiB", "ratio to ceiling");
             out.printf("|%s|%s|%s|%s|%s|%s|%n", "-".repeat(68), "-".repeat(12), "-".repeat(13), "-".repeat(48),
                     "-".repeat(10), "-".repeat(42));
             for (Line l : db.getValue().values()) {
