@@ -4,15 +4,17 @@ import io.legacygateway.inbox.DeliveryBatch.Delivery;
 import jakarta.jms.Message;
 import jakarta.jms.Session;
 import java.util.List;
+import org.apache.camel.CamelContext;
 import org.apache.camel.Exchange;
 import org.apache.camel.Predicate;
 import org.apache.camel.Processor;
+import org.apache.camel.ServiceStatus;
 
 /**
  * One batch of an {@code inbox-consumer} route on its way through the route's steps ({@link InboxConsumerTemplate}):
  * the listener session it was received on, the thread that owns that session (and, in XA, the global transaction),
- * and the deliveries not handled yet. Kept as an exchange property, shared by the split's sub-exchanges and across the
- * error handler's in-process retries of the transaction step. Used by one listener thread: {@link #of} refuses a step
+ * and the deliveries not handled yet. Kept as an exchange property, shared by the split's sub-exchanges. Used by one
+ * listener thread: {@link #of} refuses a step
  * that runs on another, as the session and the transaction would be left behind.
  */
 final class InboxBatch {
@@ -29,10 +31,13 @@ final class InboxBatch {
         InboxBatch b = of(x, "validate");
         b.consumer.validate(b, x.getMessage().getBody(Message.class));
     };
-    /** {@code inbox-<consumer>}: one database transaction; the body becomes the deliveries it committed. */
+    /**
+     * {@code inbox-<consumer>}: one database transaction, tried again while the database is unreachable and the route
+     * runs; the body becomes the deliveries it committed.
+     */
     static final Processor TRANSACTION = x -> {
         InboxBatch b = of(x, "inbox");
-        x.getMessage().setBody(b.consumer.apply(b));
+        x.getMessage().setBody(b.consumer.applyWhenReachable(b, () -> stopping(x)));
     };
     /** {@code applied-<consumer>}: the body is one committed delivery. */
     static final Processor APPLIED = x -> {
@@ -59,6 +64,17 @@ final class InboxBatch {
         this.deliveries = new DeliveryBatch(received.size());
         this.startedNanos = System.nanoTime();
         this.thread = Thread.currentThread();
+    }
+
+    /** Whether the route of {@code exchange}, or its context, is stopping (or stopped). */
+    private static boolean stopping(Exchange exchange) {
+        CamelContext camel = exchange.getContext();
+        if (camel.isStopping() || camel.isStopped()) {
+            return true;
+        }
+        String route = exchange.getFromRouteId();
+        ServiceStatus status = route == null ? null : camel.getRouteController().getRouteStatus(route);
+        return status != null && (status.isStopping() || status.isStopped());
     }
 
     /**

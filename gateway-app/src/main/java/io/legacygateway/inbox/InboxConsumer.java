@@ -12,9 +12,11 @@ import jakarta.jms.JMSException;
 import jakarta.jms.Message;
 import jakarta.jms.Session;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BooleanSupplier;
 import org.apache.camel.Exchange;
 import org.apache.camel.Processor;
 import org.apache.camel.component.jms.JmsMessage;
@@ -40,8 +42,8 @@ import org.springframework.transaction.support.TransactionTemplate;
  *   <li>not applicable ({@link DeadLetterException}: malformed, unknown type, too large, business rule, sequence
  *       conflict): copied alone to the dead-letter queue in the same JMS transaction, which then commits with the
  *       rest of the batch applied once; on the first delivery, never retried;</li>
- *   <li>database unreachable: {@link TargetDatabaseUnavailableException}; the route retries in-process with backoff,
- *       the batch stays unacknowledged and no delivery count is raised;</li>
+ *   <li>database unreachable: {@link TargetDatabaseUnavailableException}; the transaction step tries again in-process
+ *       with backoff ({@link #applyWhenReachable}), the batch stays unacknowledged and no delivery count is raised;</li>
  *   <li>anything else (lock timeout, deadlock, an unexpected error): thrown, so the listener rolls the JMS session
  *       back and the broker redelivers after its redelivery delay; on delivery {@code maxDeliveryAttempts} the
  *       message is dead-lettered by the gateway with the last error and the attempt count instead. The rollback
@@ -59,6 +61,10 @@ import org.springframework.transaction.support.TransactionTemplate;
 public final class InboxConsumer implements Processor {
 
     private static final Logger log = LoggerFactory.getLogger(InboxConsumer.class);
+    /** The first wait after the database was found unreachable; doubled up to {@code maxBackoff}. */
+    private static final long FIRST_RETRY_MILLIS = 1000;
+    /** How often a wait for the database looks whether the route stops. */
+    private static final long STOP_CHECK_MILLIS = 100;
 
     private final InboxSettings settings;
     private final int maxDeliveryAttempts;
@@ -158,9 +164,55 @@ public final class InboxConsumer implements Processor {
     }
 
     /**
-     * {@code inbox-<consumer>}: ONE database transaction over the next deliveries of the batch ({@link InboxGuard}).
-     * Retried by the route's error handler when it throws {@link TargetDatabaseUnavailableException}: the batch is
-     * then as it was before the call.
+     * {@code inbox-<consumer>}: {@link #apply}, tried again here while the database is unreachable
+     * ({@link TargetDatabaseUnavailableException}): after 1 s, doubling up to {@code maxBackoff}, without limit, on the
+     * listener's thread, so that an outage of any length uses no delivery attempt; the batch goes on where it stood (its
+     * messages are neither received nor validated again). Once {@code stopping} (the route or the context stops), the
+     * failure is thrown instead: the listener rolls the session back and the broker keeps the messages.
+     *
+     * @return the deliveries it committed, in order; none when it rolled back and the batch goes on smaller
+     */
+    List<InboxBatch.Committed> applyWhenReachable(InboxBatch batch, BooleanSupplier stopping) throws JMSException {
+        long wait = 0;
+        while (true) {
+            try {
+                return apply(batch);
+            } catch (TargetDatabaseUnavailableException e) {
+                wait = nextWait(wait, settings.maxBackoff());
+                if (!pause(wait, stopping)) {
+                    throw e;
+                }
+            }
+        }
+    }
+
+    /** The wait after {@code previous} (0: the first): 1 s, doubling, never more than {@code maxBackoff}. */
+    static long nextWait(long previous, Duration maxBackoff) {
+        long max = Math.max(1, maxBackoff.toMillis());
+        return previous == 0 ? Math.min(FIRST_RETRY_MILLIS, max) : Math.min(previous * 2, max);
+    }
+
+    /** Waits {@code millis} unless {@code stopping} turns true first; whether to try again. */
+    private boolean pause(long millis, BooleanSupplier stopping) {
+        log.debug("Inbox '{}': database '{}' unreachable; next try in {} ms", name(), settings.dataSource(), millis);
+        long until = System.nanoTime() + millis * 1_000_000L;
+        for (long left = millis; left > 0; left = (until - System.nanoTime()) / 1_000_000L) {
+            if (stopping.getAsBoolean()) {
+                return false;
+            }
+            try {
+                Thread.sleep(Math.min(left, STOP_CHECK_MILLIS)); // the backoff itself; the route's stop ends it early
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
+            }
+        }
+        return !stopping.getAsBoolean();
+    }
+
+    /**
+     * ONE database transaction over the next deliveries of the batch ({@link InboxGuard}). When it throws
+     * {@link TargetDatabaseUnavailableException}, the batch is as it was before the call.
      *
      * @return the deliveries it committed, in order; none when it rolled back and the batch goes on smaller
      */

@@ -23,8 +23,10 @@ import org.springframework.test.context.DynamicPropertySource;
  * Failure (issue 9): the template handed the text of {@code maxBackoff} ({@code 30s}) to Camel's
  * {@code maximumRedeliveryDelay}, which does not convert it, so the in-process retry of a database outage never ran.
  * Every duration parameter of the {@code inbox-consumer} template ({@code maxBackoff} is the only one), instantiated
- * with each documented form, must reach Camel's error handler of the route as the same number of milliseconds, and
- * the consumer's settings must hold the same duration. Default left out: the default {@code 30s}.
+ * with each documented form, must reach the consumer's settings as the same duration, and the waits of the transaction
+ * step's retry while the database is unreachable must be 1 s doubling up to it. The retry is the step's own: no
+ * processor of the route is wrapped in a Camel error handler that redelivers (it would copy every exchange before
+ * every step in case it had to). Default left out: the default {@code 30s}.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.NONE)
 @ActiveProfiles("test")
@@ -39,22 +41,30 @@ class InboxTemplateDurationsTest extends InboxTestSupport {
     @ParameterizedTest(name = "maxBackoff {0}")
     @CsvSource({"500ms, 500", "30s, 30000", "5m, 300000", "1h30m, 5400000", "PT30S, 30000", "PT1M30S, 90000",
             "30000, 30000", "'', 30000"})
-    void maxBackoffReachesCamelsRedeliveryPolicyAsMilliseconds(String given, long millis) {
+    void maxBackoffBoundsTheWaitsOfTheRetryWhileTheDatabaseIsUnreachable(String given, long millis) {
         String consumer = unique("durations");
         String routeId = startConsumer(consumer, unique("it.durations"),
                 given == null || given.isEmpty() ? Map.of() : Map.of("maxBackoff", given));
 
-        assertThat(consumer(consumer).settings().maxBackoff()).isEqualTo(Duration.ofMillis(millis));
-        List<RedeliveryErrorHandler> handlers = errorHandlers(camel.getRoute(routeId).navigate());
-        assertThat(handlers).as("the route's processor is wrapped in the error handler").isNotEmpty();
-        for (RedeliveryErrorHandler h : handlers) {
-            assertThat(h.getRedeliveryPolicy().getMaximumRedeliveryDelay()).as("what Camel waits at most")
-                    .isEqualTo(millis);
-            assertThat(h.getRedeliveryPolicy().getRedeliveryDelay()).as("first retry").isEqualTo(1000);
+        Duration maxBackoff = consumer(consumer).settings().maxBackoff();
+        assertThat(maxBackoff).isEqualTo(Duration.ofMillis(millis));
+        List<Long> waits = new ArrayList<>();
+        long wait = 0;
+        for (int i = 0; i < 15; i++) {
+            wait = InboxConsumer.nextWait(wait, maxBackoff);
+            waits.add(wait);
         }
+        assertThat(waits.get(0)).as("first retry").isEqualTo(Math.min(1000, millis));
+        for (int i = 1; i < waits.size(); i++) {
+            assertThat(waits.get(i)).as("doubling up to maxBackoff")
+                    .isEqualTo(Math.min(2 * waits.get(i - 1), millis));
+        }
+        assertThat(waits.get(waits.size() - 1)).as("what it waits at most").isEqualTo(millis);
+        assertThat(redeliveringErrorHandlers(camel.getRoute(routeId).navigate()))
+                .as("no step of the route is wrapped in a Camel error handler that redelivers").isEmpty();
     }
 
-    private static List<RedeliveryErrorHandler> errorHandlers(Navigate<Processor> node) {
+    private static List<RedeliveryErrorHandler> redeliveringErrorHandlers(Navigate<Processor> node) {
         List<RedeliveryErrorHandler> found = new ArrayList<>();
         if (node == null || !node.hasNext()) {
             return found;
@@ -66,7 +76,7 @@ class InboxTemplateDurationsTest extends InboxTestSupport {
             if (p instanceof Navigate<?> n) {
                 @SuppressWarnings("unchecked")
                 Navigate<Processor> next = (Navigate<Processor>) n;
-                found.addAll(errorHandlers(next));
+                found.addAll(redeliveringErrorHandlers(next));
             }
         }
         return found;
