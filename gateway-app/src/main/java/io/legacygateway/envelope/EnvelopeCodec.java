@@ -34,6 +34,7 @@ public final class EnvelopeCodec {
 
     /** A CloudEvents attribute name (compiled once: every envelope read checks each of its names). */
     private static final Pattern ATTRIBUTE_NAME = Pattern.compile("[a-z0-9]{1,20}");
+    private static final char[] HEX = "0123456789ABCDEF".toCharArray();
 
     // numbers keep their exact digits (150.00 stays 150.00): payloads carry money
     private final ObjectMapper mapper = JsonMapper.builder()
@@ -45,18 +46,15 @@ public final class EnvelopeCodec {
             .build();
 
     public String write(EventEnvelope envelope) {
-        StringWriter out = new StringWriter(512);
-        try (JsonGenerator g = mapper.createGenerator(out)) {
-            attributes(g, envelope);
-            if (envelope.data() != null) {
-                g.writeFieldName("data");
-                mapper.writeTree(g, envelope.data());
+        StringBuilder out = attributes(envelope, 256);
+        if (envelope.data() != null) {
+            try {
+                out.append(",\"data\":").append(mapper.writeValueAsString(envelope.data()));
+            } catch (JsonProcessingException e) {
+                throw new IllegalStateException("cannot serialise envelope " + envelope.id(), e);
             }
-            g.writeEndObject();
-        } catch (IOException e) {
-            throw new IllegalStateException("cannot serialise envelope " + envelope.id(), e);
         }
-        return out.toString();
+        return out.append('}').toString();
     }
 
     /**
@@ -73,28 +71,18 @@ public final class EnvelopeCodec {
         if (!CanonicalJson.isCanonical(jsonData)) {
             return writeTokenByToken(envelope, jsonData);
         }
-        StringWriter out = new StringWriter(256 + jsonData.length());
-        try (JsonGenerator g = mapper.createGenerator(out)) {
-            attributes(g, envelope);
-            g.writeFieldName("data");
-            g.writeRawValue(jsonData); // what the token copy would give back: the text as it is
-            g.writeEndObject();
-        } catch (IOException e) {
-            throw new IllegalStateException("cannot serialise envelope " + envelope.id(), e);
-        }
-        return out.toString();
+        // what the token copy would give back: the text as it is
+        return attributes(envelope, jsonData.length()).append(",\"data\":").append(jsonData).append('}').toString();
     }
 
     /** {@link #write(EventEnvelope, String)} for any text: the data copied token by token. */
     String writeTokenByToken(EventEnvelope envelope, String jsonData) throws JsonProcessingException {
-        StringWriter out = new StringWriter(256 + jsonData.length());
-        try (JsonParser p = mapper.createParser(jsonData); JsonGenerator g = mapper.createGenerator(out)) {
+        StringWriter data = new StringWriter(jsonData.length());
+        try (JsonParser p = mapper.createParser(jsonData); JsonGenerator g = mapper.createGenerator(data)) {
             JsonToken t = p.nextToken();
             if (t == null) {
                 return null;
             }
-            attributes(g, envelope);
-            g.writeFieldName("data");
             int depth = 0;
             do {
                 if (t == JsonToken.VALUE_NUMBER_FLOAT) {
@@ -104,42 +92,78 @@ public final class EnvelopeCodec {
                 }
                 depth += t.isStructStart() ? 1 : t.isStructEnd() ? -1 : 0;
             } while (depth > 0 && (t = p.nextToken()) != null);
-            g.writeEndObject();
         } catch (JsonProcessingException e) {
             throw e;
         } catch (IOException e) {
             throw new IllegalStateException("cannot serialise envelope " + envelope.id(), e);
         }
-        return out.toString();
+        return attributes(envelope, jsonData.length()).append(",\"data\":").append(data).append('}').toString();
     }
 
-    /** The attributes in {@link EventEnvelope}'s order, absent ones left out; the object stays open for the data. */
-    private static void attributes(JsonGenerator g, EventEnvelope e) throws IOException {
-        g.writeStartObject();
-        field(g, "specversion", e.specVersion());
+    /**
+     * The envelope's attributes in {@link EventEnvelope}'s order, absent ones left out, the object left open for the
+     * data: written here rather than by a Jackson generator (the relay writes one envelope per event), escaped as
+     * Jackson escapes strings ({@link #appendString}).
+     */
+    private static StringBuilder attributes(EventEnvelope e, int room) {
+        StringBuilder b = new StringBuilder(320 + room);
+        b.append("{\"specversion\":");
+        appendString(b, e.specVersion());
         Integer stated = e.envelopeVersion().attribute();
         if (stated != null) {
-            g.writeNumberField(EnvelopeVersion.ATTRIBUTE, stated);
+            b.append(",\"").append(EnvelopeVersion.ATTRIBUTE).append("\":").append(stated.intValue());
         }
-        field(g, "id", e.id());
-        field(g, "source", e.source());
-        field(g, "type", e.type());
-        field(g, "subject", e.subject());
-        field(g, "time", e.time() == null ? null : DateTimeFormatter.ISO_INSTANT.format(e.time()));
-        field(g, "datacontenttype", e.dataContentType());
+        field(b, "id", e.id());
+        field(b, "source", e.source());
+        field(b, "type", e.type());
+        field(b, "subject", e.subject());
+        field(b, "time", e.time() == null ? null : DateTimeFormatter.ISO_INSTANT.format(e.time()));
+        field(b, "datacontenttype", e.dataContentType());
         if (e.eventVersion() != null) {
-            g.writeNumberField("eventversion", e.eventVersion());
+            b.append(",\"eventversion\":").append(e.eventVersion().intValue());
         }
-        field(g, "aggregatetype", e.aggregateType());
-        field(g, "correlationid", e.correlationId());
-        field(g, "causationid", e.causationId());
-        field(g, "traceparent", e.traceparent());
+        field(b, "aggregatetype", e.aggregateType());
+        field(b, "correlationid", e.correlationId());
+        field(b, "causationid", e.causationId());
+        field(b, "traceparent", e.traceparent());
+        return b;
     }
 
-    private static void field(JsonGenerator g, String name, String value) throws IOException {
+    private static void field(StringBuilder b, String name, String value) {
         if (value != null) {
-            g.writeStringField(name, value);
+            b.append(",\"").append(name).append("\":");
+            appendString(b, value);
         }
+    }
+
+    /**
+     * A JSON string as Jackson's generator writes it with this codec's settings: {@code "} and {@code \} escaped, the
+     * control characters as {@code \b \t \n \f \r} or {@code \}{@code u00XX} (upper-case hex), every other
+     * character as it is.
+     */
+    static void appendString(StringBuilder b, String s) {
+        b.append('"');
+        int n = s.length();
+        int plain = 0;
+        for (int i = 0; i < n; i++) {
+            char c = s.charAt(i);
+            if (c >= 0x20 && c != '"' && c != '\\') {
+                continue;
+            }
+            b.append(s, plain, i);
+            plain = i + 1;
+            switch (c) {
+                case '"' -> b.append("\\\"");
+                case '\\' -> b.append("\\\\");
+                case '\b' -> b.append("\\b");
+                case '\t' -> b.append("\\t");
+                case '\n' -> b.append("\\n");
+                case '\f' -> b.append("\\f");
+                case '\r' -> b.append("\\r");
+                default -> b.append("\\u00").append(HEX[c >> 4]).append(HEX[c & 0xF]);
+            }
+        }
+        b.append(s, plain, n).append('"');
     }
 
     /** Parses JSON text; the payload of a JSON outbox row. */
