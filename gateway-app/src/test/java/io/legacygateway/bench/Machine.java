@@ -35,7 +35,7 @@ final class Machine {
 
     /**
      * Busy jiffies of the whole machine and of two of its processes: this JVM (the bench, and the gateway in it) and
-     * the other Java processes (the bench's broker), from each process's {@code /proc/<pid>/stat} (user + system time,
+     * the broker (the Java process of an Artemis instance), from each process's {@code /proc/<pid>/stat} (user + system time,
      * GC and JIT threads included); what is left of the machine's figure is the database's, on a quiet machine (its
      * backends come and go with the connections, so they are not read one by one). Also the CPU time of this JVM's
      * JIT compiler threads ({@code /proc/self/task}): a line that runs while they compile pays for it, so the bench
@@ -55,7 +55,7 @@ final class Machine {
                     }
                     if (Long.parseLong(proc.getFileName().toString()) == self) {
                         jvm += stat.jiffies;
-                    } else if (stat.comm.equals("java")) {
+                    } else if (stat.comm.equals("java") && isBroker(proc)) {
                         broker += stat.jiffies;
                     }
                 }
@@ -80,9 +80,18 @@ final class Machine {
             return new Cpu(busy - before.busy, jvm - before.jvm, broker - before.broker, jit - before.jit);
         }
 
-        /** The machine's busy time that is neither this JVM's nor the broker's: the database, on a quiet machine. */
+        /** The machine's busy time that is neither this JVM's nor the broker's: the database's, on a quiet machine. */
         long rest() {
             return Math.max(0, busy - jvm - broker);
+        }
+    }
+
+    /** Whether the process runs an Artemis broker instance (its command line sets {@code artemis.instance}). */
+    private static boolean isBroker(Path proc) {
+        try {
+            return new String(Files.readAllBytes(proc.resolve("cmdline"))).contains("-Dartemis.instance=");
+        } catch (IOException gone) {
+            return false;
         }
     }
 
