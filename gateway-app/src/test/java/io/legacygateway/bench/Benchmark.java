@@ -36,6 +36,8 @@ public final class Benchmark {
     /** Narayana's object store for the XA lines, in the bench's work folder (deleted with it). */
     private final Path transactionLog;
     private int queueNumber;
+    /** Most warm-up runs of one path before its line ({@link #warmUp}). */
+    private static final int WARM_UP_PASSES = 5;
     /** Relays and consumers created so far: each gets a name of its own. */
     private int relays;
 
@@ -105,7 +107,7 @@ public final class Benchmark {
     /**
      * Per batch size and claimers, back to back: the two raw ceilings, the hand-written pipeline, the gateway's relay
      * with and without the attempt log, then in XA; each path warmed up first at that very batch size and number of
-     * claimers, unreported. A line that runs while the JIT still compiles the code it runs pays for that compilation:
+     * claimers, unreported, until the JIT is done with it ({@link #warmUp}). A line that runs while the JIT still compiles the code it runs pays for that compilation:
      * flight recordings showed the compiler threads taking 1.5-4 s of CPU in a 100,000-row gateway line warmed up
      * only at another batch size or with one claimer (two relays, batch 500 and the attempt log: 41 µs per event of
      * the JVM's 70). Each line prints the JIT's compile time while it ran, so that what is left of it shows.
@@ -150,18 +152,44 @@ public final class Benchmark {
     private void warmUpRelays(BenchDatabase db, BenchedGateway gateway, int b, int c) throws Exception {
         int rows = Math.max(options.warmUp, 200 * b * c);
         String warm = queue();
-        db.prefillOutbox(0, rows, options.analyze);
-        HandWritten.pipeline(db, cf, warm, b, c);
-        for (boolean attemptLog : new boolean[] {true, false}) {
+        String at = " b" + b + " c" + c;
+        warmUp("pipeline" + at, () -> {
             db.prefillOutbox(0, rows, options.analyze);
-            gateway.relay("warm-" + (++relays), warm, b, c, attemptLog);
+            return HandWritten.pipeline(db, cf, warm, b, c);
+        });
+        for (boolean attemptLog : new boolean[] {true, false}) {
+            warmUp("gateway relay" + at + (attemptLog ? "" : " no attempt log"), () -> {
+                db.prefillOutbox(0, rows, options.analyze);
+                return gateway.relay("warm-" + (++relays), warm, b, c, attemptLog);
+            });
         }
         if (options.xa) {
             // XA runs other code (Narayana, the XA pool and session): compiled before its line, as LOCAL's is
-            db.prefillOutbox(0, rows, options.analyze);
-            gateway.relay("warm-" + (++relays), warm, b, c, true, TransactionMode.XA);
+            warmUp("gateway relay xa" + at, () -> {
+                db.prefillOutbox(0, rows, options.analyze);
+                return gateway.relay("warm-" + (++relays), warm, b, c, true, TransactionMode.XA);
+            });
         }
         queues.destroy(warm);
+    }
+
+    /**
+     * Runs {@code pass} (an unreported run of one path) again until the JIT's compiler threads spent less than a
+     * twentieth of its time compiling, at most {@value #WARM_UP_PASSES} times, and says how many it took: on a 2-core
+     * machine the compiler of a JVM that holds a whole gateway works on for a while after a path's first run, and a
+     * line that runs while it does pays for it.
+     */
+    private void warmUp(String path, Timed pass) throws Exception {
+        double share = 1;
+        int passes = 0;
+        while (passes < WARM_UP_PASSES && share >= 0.05) {
+            long jit = Machine.jitJiffies();
+            long start = System.nanoTime();
+            pass.run();
+            share = Machine.seconds(Machine.jitJiffies() - jit) / ((System.nanoTime() - start) / 1e9);
+            passes++;
+        }
+        System.out.printf("  (warm-up of %s: %d pass(es), JIT %.0f %% of the last)%n", path, passes, 100 * share);
     }
 
     /**
@@ -210,7 +238,7 @@ public final class Benchmark {
 
     /**
      * Per sessions, back to back: the batched and the naive hand-written inbox, the gateway's inbox; the batched and
-     * the gateway's warmed up first with the sessions of their line.
+     * the gateway's warmed up first with the sessions of their line ({@link #warmUp}).
      */
     private void inbox(BenchDatabase db, BenchedGateway gateway) throws Exception {
         int warm = options.warmUp;
@@ -218,11 +246,17 @@ public final class Benchmark {
                 List.of(), "bench-naive");
         for (int t : options.threads) {
             // each path warmed up with the sessions of its line (see relay)
-            inboxRun(db, "warm-up", false, () -> HandWritten.batchedInbox(db, cf, currentQueue(), warm, t, 100), warm,
-                    List.of(), "bench-batched");
-            String warmConsumer = "bench-warm-" + (++relays);
-            inboxRun(db, "warm-up", true, () -> gateway.inbox(warmConsumer, currentQueue(), t, warm), warm, List.of(),
-                    warmConsumer);
+            warmUp("inbox batched t" + t, () -> {
+                inboxRun(db, "warm-up", false, () -> HandWritten.batchedInbox(db, cf, currentQueue(), warm, t, 100),
+                        warm, List.of(), "bench-batched");
+                return warm;
+            });
+            warmUp("gateway inbox t" + t, () -> {
+                String warmConsumer = "bench-warm-" + (++relays);
+                inboxRun(db, "warm-up", true, () -> gateway.inbox(warmConsumer, currentQueue(), t, warm), warm,
+                        List.of(), warmConsumer);
+                return warm;
+            });
             inboxRun(db, "inbox batched t" + t, false, () -> HandWritten.batchedInbox(db, cf, currentQueue(),
                     options.messages, t, 100), options.messages, List.of(), "bench-batched");
             // a quarter of the messages, at most 10,000: one broker commit per message makes this the slowest line by

@@ -62,18 +62,7 @@ final class Machine {
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
-            long jit = 0;
-            try (var threads = Files.newDirectoryStream(Path.of("/proc/self/task"), Machine::numbered)) {
-                for (Path thread : threads) {
-                    Stat stat = Stat.of(thread);
-                    if (stat != null && stat.comm.contains("CompilerThre")) { // "C2 CompilerThre" (15 characters)
-                        jit += stat.jiffies;
-                    }
-                }
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-            return new Cpu(busyJiffies(), jvm, broker, jit);
+            return new Cpu(busyJiffies(), jvm, broker, jitJiffies());
         }
 
         Cpu since(Cpu before) {
@@ -93,6 +82,26 @@ final class Machine {
         } catch (IOException gone) {
             return false;
         }
+    }
+
+    /** CPU jiffies of this JVM's JIT compiler threads ({@code /proc/self/task}). */
+    static long jitJiffies() {
+        long jit = 0;
+        try (var threads = Files.newDirectoryStream(Path.of("/proc/self/task"), Machine::numbered)) {
+            for (Path thread : threads) {
+                Stat stat = Stat.of(thread);
+                if (stat != null && stat.comm.contains("CompilerThre")) { // "C2 CompilerThre" (15 characters)
+                    jit += stat.jiffies;
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return jit;
+    }
+
+    static double seconds(long jiffies) {
+        return (double) jiffies / CLK_TCK;
     }
 
     private static boolean numbered(Path p) {
