@@ -151,26 +151,35 @@ public final class Benchmark {
      */
     private void warmUpRelays(BenchDatabase db, BenchedGateway gateway, int b, int c) throws Exception {
         int rows = Math.max(options.warmUp, 200 * b * c);
-        String warm = queue();
         String at = " b" + b + " c" + c;
-        warmUp("pipeline" + at, () -> {
-            db.prefillOutbox(0, rows, options.analyze);
-            return HandWritten.pipeline(db, cf, warm, b, c);
-        });
+        warmUp("pipeline" + at, () -> drainedInto(db, rows, q -> HandWritten.pipeline(db, cf, q, b, c)));
         for (boolean attemptLog : new boolean[] {true, false}) {
-            warmUp("gateway relay" + at + (attemptLog ? "" : " no attempt log"), () -> {
-                db.prefillOutbox(0, rows, options.analyze);
-                return gateway.relay("warm-" + (++relays), warm, b, c, attemptLog);
-            });
+            warmUp("gateway relay" + at + (attemptLog ? "" : " no attempt log"), () -> drainedInto(db, rows,
+                    q -> gateway.relay("warm-" + (++relays), q, b, c, attemptLog)));
         }
         if (options.xa) {
             // XA runs other code (Narayana, the XA pool and session): compiled before its line, as LOCAL's is
-            warmUp("gateway relay xa" + at, () -> {
-                db.prefillOutbox(0, rows, options.analyze);
-                return gateway.relay("warm-" + (++relays), warm, b, c, true, TransactionMode.XA);
-            });
+            warmUp("gateway relay xa" + at, () -> drainedInto(db, rows,
+                    q -> gateway.relay("warm-" + (++relays), q, b, c, true, TransactionMode.XA)));
         }
-        queues.destroy(warm);
+    }
+
+    interface Relayed {
+        long into(String queue) throws Exception;
+    }
+
+    /**
+     * Prefills {@code rows} and relays them into a queue of their own, deleted after (the warm-up runs' messages
+     * would otherwise pile up in the broker: 800,000 of them stalled it for 30 s).
+     */
+    private long drainedInto(BenchDatabase db, int rows, Relayed path) throws Exception {
+        db.prefillOutbox(0, rows, options.analyze);
+        String q = queue();
+        try {
+            return path.into(q);
+        } finally {
+            queues.destroy(q);
+        }
     }
 
     /**
