@@ -159,7 +159,13 @@ final class OutboxConditions {
         Fragment blocker = null;
         Fragment waitingLater = notDue(T_ALIAS);
         if (waitingLater != null) {
-            blocker = pending(T_ALIAS).and(waitingLater);
+            Fragment waiting = pending(T_ALIAS);
+            if (waiting != null && mapping.has(NEXT_RETRY_AT)) {
+                // the row's next-retry column (its index) finds the few blockers; see outbox.blockedBy.waiting
+                waiting = new Fragment(dialect.sql("outbox.blockedBy.waiting", Map.of("waiting", waiting.sql())),
+                        waiting.binds());
+            }
+            blocker = waiting == null ? waitingLater : waiting.and(waitingLater);
         }
         if (blockAggregate) {
             blocker = blocker == null ? failed(T_ALIAS) : blocker.or(failed(T_ALIAS));

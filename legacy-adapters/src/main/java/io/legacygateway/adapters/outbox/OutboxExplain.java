@@ -20,7 +20,9 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.springframework.jdbc.core.ConnectionCallback;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.datasource.SingleConnectionDataSource;
 
 /**
  * The database's plan for an outbox store's claim, its ordering check and its mark, and whether the claim reads an
@@ -143,6 +145,27 @@ public final class OutboxExplain {
     private static Plan plan(JdbcTemplate jdbc, Dialect dialect, OutboxStatements.Statement statement,
                              Map<Param, Object> values, String example) {
         String sql = dialect.sql("explain", Map.of("statement", statement.sql(values)));
+        String inOrder = OutboxStore.claimInOrder(dialect);
+        if (inOrder != null) {
+            // as the relay's transaction plans it: the setting is local to a transaction, rolled back here
+            return jdbc.execute((ConnectionCallback<Plan>) c -> {
+                boolean autoCommit = c.getAutoCommit();
+                c.setAutoCommit(false);
+                try (java.sql.Statement s = c.createStatement()) {
+                    s.execute(inOrder);
+                    return plan(new JdbcTemplate(new SingleConnectionDataSource(c, true)), sql, statement, values,
+                            example);
+                } finally {
+                    c.rollback();
+                    c.setAutoCommit(autoCommit);
+                }
+            });
+        }
+        return plan(jdbc, sql, statement, values, example);
+    }
+
+    private static Plan plan(JdbcTemplate jdbc, String sql, OutboxStatements.Statement statement,
+                             Map<Param, Object> values, String example) {
         List<String> lines = jdbc.query(sql, rs -> {
             List<String> out = new ArrayList<>();
             ResultSetMetaData meta = rs.getMetaData();

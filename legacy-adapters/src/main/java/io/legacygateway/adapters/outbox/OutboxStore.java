@@ -48,6 +48,8 @@ public final class OutboxStore implements OutboxSource {
     private final DataSource dataSource;
     private final JdbcTemplate jdbc;
     private final Dialect dialect;
+    /** Run in the cycle's transaction before each claim, where the dialect has it ({@link #claimInOrder(Dialect)}). */
+    private final String claimInOrder;
     private final OutboxMapping mapping;
     private final MarkMode mode;
     private final OutboxRowReader reader;
@@ -79,6 +81,7 @@ public final class OutboxStore implements OutboxSource {
         this.dataSource = dataSource;
         this.jdbc = new JdbcTemplate(dataSource);
         this.dialect = dialect;
+        this.claimInOrder = claimInOrder(dialect);
         this.mapping = mapping;
         String table = dialect.quote(mapping.table().name());
         this.reader = new OutboxRowReader(dialect, mapping, table);
@@ -166,9 +169,23 @@ public final class OutboxStore implements OutboxSource {
     @Override
     public List<OutboxRow> claim(int limit, Instant now) {
         OutboxStatements.Statement claim = statements.get("claim");
+        if (claimInOrder != null) {
+            jdbc.execute(claimInOrder);
+        }
         List<OutboxRow> rows = jdbc.query(claim.sql(), (rs, n) -> reader.read(rs),
                 claim.values(Map.of(Param.NOW, now, Param.LIMIT, limit)));
         return marks.claimed(rows);
+    }
+
+    /**
+     * The setting that makes the claim read the waiting rows in outbox order and stop at its limit, whatever the
+     * planner's statistics say (PostgreSQL: {@code SET LOCAL enable_sort = off}, until the transaction ends), or
+     * {@code null} where the dialect needs none. Without it PostgreSQL, believing few rows wait (no statistics yet, or
+     * statistics taken while nothing waited), reads every waiting row and sorts them: a claim whose cost grows with the
+     * backlog.
+     */
+    public static String claimInOrder(Dialect dialect) {
+        return dialect.has("outbox.claim.inOrder") ? dialect.sql("outbox.claim.inOrder", Map.of()) : null;
     }
 
     /** A rendered statement and the values of its {@code ?} binds, in order (for {@code relay explain} and tests). */

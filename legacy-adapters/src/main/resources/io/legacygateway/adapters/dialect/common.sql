@@ -51,6 +51,10 @@ SELECT {columns} FROM {table} WHERE {claimable} ORDER BY {order} LIMIT ? FOR UPD
 -- or FAILED row holds back its own aggregate only, never the rows of other aggregates behind it.
 EXISTS (SELECT 1 FROM {table} gw_b WHERE gw_b.{aggregateId} = {outer}.{aggregateId} AND gw_b.{order} < {outer}.{order} AND ({blocker}))
 
+-- name: outbox.blockedBy.waiting
+-- The blocker's waiting condition when the row's own next-retry column says whether it waits for a retry.
+{waiting}
+
 -- name: rejection.exists.failed
 -- The row is parked as FAILED in the gateway's table. binds: the source name
 EXISTS (SELECT 1 FROM {rejections} gw_r WHERE gw_r.source_table = ? AND gw_r.row_key = {keyText} AND gw_r.state = 'FAILED')
