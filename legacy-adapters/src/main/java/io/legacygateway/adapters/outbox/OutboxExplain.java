@@ -20,9 +20,9 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.springframework.jdbc.core.ConnectionCallback;
 import org.springframework.jdbc.core.JdbcTemplate;
-import org.springframework.jdbc.datasource.SingleConnectionDataSource;
+import org.springframework.jdbc.datasource.DataSourceTransactionManager;
+import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * The database's plan for an outbox store's claim, its ordering check and its mark, and whether the claim reads an
@@ -147,18 +147,11 @@ public final class OutboxExplain {
         String sql = dialect.sql("explain", Map.of("statement", statement.sql(values)));
         String inOrder = OutboxStore.claimInOrder(dialect);
         if (inOrder != null) {
-            // as the relay's transaction plans it: the setting is local to a transaction, rolled back here
-            return jdbc.execute((ConnectionCallback<Plan>) c -> {
-                boolean autoCommit = c.getAutoCommit();
-                c.setAutoCommit(false);
-                try (java.sql.Statement s = c.createStatement()) {
-                    s.execute(inOrder);
-                    return plan(new JdbcTemplate(new SingleConnectionDataSource(c, true)), sql, statement, values,
-                            example);
-                } finally {
-                    c.rollback();
-                    c.setAutoCommit(autoCommit);
-                }
+            // planned as the relay's transaction plans it; the setting ends with this rolled-back transaction
+            return new TransactionTemplate(new DataSourceTransactionManager(jdbc.getDataSource())).execute(status -> {
+                status.setRollbackOnly();
+                jdbc.execute(inOrder);
+                return plan(jdbc, sql, statement, values, example);
             });
         }
         return plan(jdbc, sql, statement, values, example);
