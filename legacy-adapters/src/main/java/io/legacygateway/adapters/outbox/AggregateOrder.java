@@ -25,6 +25,8 @@ final class AggregateOrder {
     private final OutboxMapping mapping;
     private final OutboxStatements.Statement check;
     private final OutboxStatements.Statement waitingUpTo;
+    /** {@code BLOCK_AGGREGATE}: the first FAILED row per claimed aggregate; {@code null} otherwise. */
+    private final OutboxStatements.Statement failedBefore;
 
     AggregateOrder(JdbcTemplate jdbc, Dialect dialect, OutboxMapping mapping, OutboxStatements statements) {
         this.jdbc = jdbc;
@@ -32,21 +34,23 @@ final class AggregateOrder {
         this.mapping = mapping;
         this.check = statements.get("firstWaitingNotHeld");
         this.waitingUpTo = statements.get("waitingUpTo");
+        this.failedBefore = statements.find("firstFailedBefore").orElse(null);
     }
 
     /**
      * The claimed rows that must wait: for each aggregate, every claimed row that comes after a waiting row of the same
-     * aggregate this claim does not hold (held by another relay, not due yet, or FAILED with {@code blockAggregate}).
-     * Publishing it now would overtake that row. Concurrent claims can interleave (relay one holds rows 1 and 3 of an
-     * aggregate, relay two row 2), so the check is against the first waiting row not held here, not only against the
-     * aggregate's first waiting row.
+     * aggregate this claim does not hold (held by another relay, not due yet), or after a FAILED row of it with
+     * {@code blockAggregate} (parked by another relay while this claim ran). Publishing it now would overtake that row.
+     * Concurrent claims can interleave (relay one holds rows 1 and 3 of an aggregate, relay two row 2), so the check is
+     * against the first waiting row not held here, not only against the aggregate's first waiting row.
      *
      * <p>Two steps. First the waiting rows up to the claim's last, in outbox order, at most {@link #readBound} of
      * them (one constant statement): all of them the claim's own is what a single relay draining in order finds in
      * nearly every cycle; otherwise, when the read was not cut short (another relay's batch ahead of this one, a few
      * rows not due yet), the first waiting row not held per aggregate is taken from those rows. Only when more rows wait
      * ahead than the bound does the per-aggregate statement run (two bind lists of the batch's size: planned anew in
-     * each cycle, a range read per aggregate).
+     * each cycle, a range read per aggregate). With {@code blockAggregate} a third statement reads the claimed
+     * aggregates' first FAILED rows before the claim's last (a range of the aggregate index each).
      */
     Set<OutboxRow> behindOtherRows(List<OutboxRow> claimed) {
         Map<String, List<OutboxRow>> byAggregate = new HashMap<>();
@@ -66,6 +70,10 @@ final class AggregateOrder {
         Map<String, Object> firstNotHeld = waitingAhead(last, claimed, byAggregate, orderKind);
         if (firstNotHeld == null) {
             firstNotHeld = firstWaitingNotHeld(last, claimed, byAggregate);
+        }
+        if (failedBefore != null) {
+            firstNotHeld = new HashMap<>(firstNotHeld);
+            addFirstFailed(last, byAggregate, firstNotHeld, orderKind);
         }
         if (firstNotHeld.isEmpty()) {
             return Set.of();
@@ -129,6 +137,18 @@ final class AggregateOrder {
             firstNotHeld.put(aggregateId(rs.getString(1)), orderKind.readComparable(rs, 2));
         }, check.values(values));
         return firstNotHeld;
+    }
+
+    /** Lowers each aggregate's first row not held to its first FAILED row before {@code last}, if earlier. */
+    private void addFirstFailed(Object last, Map<String, List<OutboxRow>> byAggregate, Map<String, Object> firstNotHeld,
+                                ColumnKind orderKind) {
+        Map<Param, Object> values = Map.of(Param.AGGREGATES, byAggregate.keySet(),
+                Param.LAST_ORDER, ColumnKind.bindable(last, dialect.bindsUuidAsText()));
+        jdbc.query(failedBefore.sql(values), rs -> {
+            Object failed = orderKind.readComparable(rs, 2);
+            firstNotHeld.merge(aggregateId(rs.getString(1)), failed,
+                    (held, f) -> orderKind.compare(f, held) < 0 ? f : held);
+        }, failedBefore.values(values));
     }
 
     /** The aggregate id as the row reader renders it (CHAR padding removed), so that the keys match. */

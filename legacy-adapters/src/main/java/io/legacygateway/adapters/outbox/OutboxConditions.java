@@ -90,13 +90,22 @@ final class OutboxConditions {
      * bound.
      */
     Fragment statusIs(String t, String value, String meaning) {
-        Object bind = mapping.statusBind(value);
-        if (bind instanceof Long || PLAIN_WORD.matcher(value).matches()) {
-            String literal = bind instanceof Long n ? n.toString() : "'" + value + "'";
+        Fragment v = statusValue(value, meaning);
+        if (v.binds().isEmpty()) {
             return Fragment.of(dialect.sql("condition.equalsLiteral", Map.of("column", col(t, STATUS),
-                    "literal", literal)));
+                    "literal", v.sql())));
         }
-        return Fragment.of(condition("condition.equals", col(t, STATUS)), Bind.constant(meaning, bind));
+        return new Fragment(condition("condition.equals", col(t, STATUS)), v.binds());
+    }
+
+    /** A status value as {@link #statusIs} writes it: a literal when it is a plain word or a number, else a bind. */
+    private Fragment statusValue(String value, String meaning) {
+        Object bind = mapping.statusBind(value);
+        if (bind instanceof Long n) {
+            return Fragment.of(n.toString());
+        }
+        return PLAIN_WORD.matcher(value).matches() ? Fragment.of("'" + value + "'")
+                : Fragment.of("?", Bind.constant(meaning, bind));
     }
 
     /** A row waiting to be published (also while it waits for a retry); never one parked in the log. */
@@ -167,20 +176,52 @@ final class OutboxConditions {
             }
             blocker = waiting == null ? waitingLater : waiting.and(waitingLater);
         }
-        if (blockAggregate) {
-            blocker = blocker == null ? failed(T_ALIAS) : blocker.or(failed(T_ALIAS));
-        }
         if (blocker != null) {
-            c = c.and(new Fragment(dialect.sql("outbox.blockedBy", Map.of("table", table,
-                    "aggregateId", q(mapping.column(AGGREGATE_ID)), "order", q(mapping.column(ORDER)),
-                    "outer", table, "blocker", blocker.sql())), blocker.binds()).not());
+            c = c.and(blockedBy(blocker).not());
+        }
+        if (blockAggregate) {
+            // a search of its own: as one OR with the retrying row's, no index serves both (see outbox.blockedBy.failed)
+            c = c.and(blockedBy(failedBlocker(T_ALIAS)).not());
         }
         return c;
     }
 
-    /** What counts as an earlier waiting row for the ordering check. */
-    Fragment waiting() {
-        return blockAggregate ? pending(table).or(failed(table)) : pending(table);
+    /** An earlier row of the same aggregate that matches {@code blocker} (an alias {@link #T_ALIAS} condition). */
+    private Fragment blockedBy(Fragment blocker) {
+        return new Fragment(dialect.sql("outbox.blockedBy", Map.of("table", table,
+                "aggregateId", q(mapping.column(AGGREGATE_ID)), "order", q(mapping.column(ORDER)),
+                "outer", table, "blocker", blocker.sql())), blocker.binds());
+    }
+
+    /**
+     * A FAILED row that holds back the later rows of its aggregate ({@code BLOCK_AGGREGATE}): the claim's blocker and
+     * the ordering check's {@code firstFailedBefore}. In STATUS mode with a log that parks rows, a FAILED row has one
+     * of two statuses (FAILED, or pending with its entry in the log): the condition then names both statuses as such,
+     * which the aggregate's index serves (aggregate, status, order), and the dialect may hide the rest of it from its
+     * planner ({@code outbox.blockedBy.failed}).
+     */
+    Fragment failedBlocker(String t) {
+        Fragment failed = failed(t);
+        if (mode != MarkMode.STATUS || lastResort == null) {
+            return failed;
+        }
+        Fragment statuses = statusIn(t, mapping.failedValue(), "failed status", mapping.pendingValue(),
+                "pending status");
+        return new Fragment(dialect.sql("outbox.blockedBy.failed", Map.of("statuses", statuses.sql(),
+                "failed", failed.sql())), binds(statuses, failed));
+    }
+
+    /** {@code column IN (a, b)} for two status values, each written as {@link #statusIs} writes it. */
+    private Fragment statusIn(String t, String a, String aMeaning, String b, String bMeaning) {
+        Fragment first = statusValue(a, aMeaning);
+        Fragment second = statusValue(b, bMeaning);
+        return new Fragment(dialect.sql("condition.in", Map.of("column", col(t, STATUS),
+                "values", first.sql() + ", " + second.sql())), binds(first, second));
+    }
+
+    /** Whether a FAILED row holds back the later rows of its aggregate ({@code BLOCK_AGGREGATE}). */
+    boolean blockAggregate() {
+        return blockAggregate;
     }
 
     /** A time given at run time, bound as {@code column} takes it. */

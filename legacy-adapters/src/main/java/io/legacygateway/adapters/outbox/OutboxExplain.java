@@ -103,6 +103,8 @@ public final class OutboxExplain {
                     "up to the last of the first " + examples.size() + " waiting rows"));
             plans.add(plan(jdbc, dialect, statements.get("firstWaitingNotHeld"), check,
                     "the first " + examples.size() + " waiting rows"));
+            statements.find("firstFailedBefore").ifPresent(failed -> plans.add(plan(jdbc, dialect, failed, check,
+                    "the aggregates of the first " + examples.size() + " waiting rows")));
             Map<Param, Object> mark = new EnumMap<>(Param.class);
             mark.put(Param.AT, now);
             mark.put(Param.PUBLISHER, "explain");

@@ -179,7 +179,7 @@ public final class OutboxStore implements OutboxSource {
 
     /**
      * The setting that makes the claim read the waiting rows in outbox order and stop at its limit, whatever the
-     * planner's statistics say (PostgreSQL: {@code SET LOCAL enable_sort = off}, until the transaction ends), or
+     * planner's statistics say (PostgreSQL: {@code enable_sort} and {@code jit} off until the transaction ends), or
      * {@code null} where the dialect needs none. Without it PostgreSQL, believing few rows wait (no statistics yet, or
      * statistics taken while nothing waited), reads every waiting row and sorts them: a claim whose cost grows with the
      * backlog.

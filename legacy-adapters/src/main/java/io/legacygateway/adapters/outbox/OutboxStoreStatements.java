@@ -70,7 +70,7 @@ final class OutboxStoreStatements {
         b.add("claim", new Fragment(sql("outbox.claim", "columns", reader.selectList(), "table", table,
                 "claimable", claimable.sql(), "order", order), binds(claimable, Bind.of(Param.LIMIT))));
 
-        Fragment waiting = c.waiting();
+        Fragment waiting = c.pending(table);
         // the ordering check's first step: the waiting rows up to the claim's last, in outbox order, a bounded number
         // (AggregateOrder), with what the check compares: aggregate, order, key as the claim's rows carry it
         Fragment upTo = waiting.and(Fragment.of(c.condition("condition.atMost", c.col(table, ORDER)),
@@ -83,6 +83,14 @@ final class OutboxStoreStatements {
                 "aggregateId", c.q(mapping.column(AGGREGATE_ID)), "order", order, "key", key, "table", table,
                 "pending", waiting.sql(), "aggregates", LIST, "claimed", LIST)),
                 binds(waiting, Bind.of(Param.AGGREGATES), Bind.of(Param.LAST_ORDER), Bind.of(Param.CLAIMED))));
+        if (c.blockAggregate()) {
+            // FAILED rows hold back their aggregates too: read apart, through the aggregate's index (see failedBlocker)
+            Fragment failed = c.failedBlocker(table);
+            b.add("firstFailedBefore", new Fragment(c.dialect().sql("outbox.firstFailedBefore", Map.of(
+                    "aggregateId", c.q(mapping.column(AGGREGATE_ID)), "order", order, "table", table,
+                    "failed", failed.sql(), "aggregates", LIST)),
+                    binds(failed, Bind.of(Param.AGGREGATES), Bind.of(Param.LAST_ORDER))));
+        }
 
         if (mode == MarkMode.DELETE) {
             b.add("markPublished", new Fragment(sql("outbox.deleteKeys", "table", table, "key", key, "keys", LIST),

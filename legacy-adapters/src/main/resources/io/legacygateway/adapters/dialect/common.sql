@@ -25,6 +25,10 @@ SELECT {columns} FROM {table} WHERE {claimable} ORDER BY {order} LIMIT ? FOR UPD
 -- name: condition.equals
 {column} = ?
 
+-- name: condition.in
+-- {values}: literals or ? binds, as condition.equalsLiteral and condition.equals take them.
+{column} IN ({values})
+
 -- name: condition.equalsLiteral
 -- A status value written as a literal (a plain word or number, checked by OutboxStore), so that a partial index on
 -- the pending status matches the statement whatever plan the database caches.
@@ -54,6 +58,13 @@ EXISTS (SELECT 1 FROM {table} gw_b WHERE gw_b.{aggregateId} = {outer}.{aggregate
 -- name: outbox.blockedBy.waiting
 -- The blocker's waiting condition when the row's own next-retry column says whether it waits for a retry.
 {waiting}
+
+-- name: outbox.blockedBy.failed
+-- The blocker of failedRowPolicy BLOCK_AGGREGATE when a FAILED row has one of two statuses (FAILED, or pending with its
+-- entry in the rejection log): {statuses} names both (condition.in), so that the aggregate's index (aggregate, status,
+-- order) finds the earlier rows of those statuses; {failed} tells which of them is FAILED. Searched apart from a
+-- retrying blocker (its own outbox.blockedBy), whose index is another.
+({statuses}) AND ({failed})
 
 -- name: rejection.exists.failed
 -- The row is parked as FAILED in the gateway's table. binds: the source name
@@ -86,6 +97,13 @@ DELETE FROM {table} WHERE {key} IN ({keys}) AND {condition}
 -- (held by another relay, or not due yet). A plain read: it does not wait for other relays' locks. The bound keeps it
 -- a short range of the aggregate index, whatever the backlog behind the claim.
 SELECT {aggregateId}, MIN({order}) FROM {table} WHERE {pending} AND {aggregateId} IN ({aggregates}) AND {order} < ? AND {key} NOT IN ({claimed}) GROUP BY {aggregateId}
+
+-- name: outbox.firstFailedBefore
+-- binds: the failed condition's binds (outbox.blockedBy.failed), aggregate ids, the last claimed row's order
+-- failedRowPolicy BLOCK_AGGREGATE: per claimed aggregate, its first FAILED row before the claim's last row (a row
+-- another relay parked while this claim ran). Apart from the waiting rows' read, so that each is served by an index
+-- (the waiting rows': outbox order; FAILED rows: the aggregate's), never by a walk of the table's history.
+SELECT {aggregateId}, MIN({order}) FROM {table} WHERE {failed} AND {aggregateId} IN ({aggregates}) AND {order} < ? GROUP BY {aggregateId}
 
 -- name: outbox.mark
 -- binds: the assignments' values, then the row key

@@ -24,7 +24,8 @@ import org.springframework.jdbc.datasource.DriverManagerDataSource;
 
 /**
  * Pins the SQL every outbox store runs: for each dialect, mark mode (STATUS, TIMESTAMP, DELETE) and mapping (the
- * default DDL's columns; a legacy table with other column names and no retry columns), the statements as
+ * default DDL's columns; a legacy table with other column names and no retry columns; in STATUS mode also the default
+ * columns with failedRowPolicy BLOCK_AGGREGATE, file {@code block-aggregate-status.sql}), the statements as
  * {@link OutboxStore#statements()} renders them when the store is built (then the {@link RejectionLog}'s), with the
  * meaning of each bind, compared with
  * {@code src/test/resources/golden/sql/<dialect>/<mapping>-<mode>.sql}. Rendering needs no database: the tables are
@@ -49,6 +50,7 @@ class GoldenSqlTest {
                 all.add(Arguments.of(d, m, "default"));
                 all.add(Arguments.of(d, m, "legacy"));
             }
+            all.add(Arguments.of(d, MarkMode.STATUS, "block-aggregate"));
         }
         return all.stream();
     }
@@ -70,6 +72,7 @@ class GoldenSqlTest {
     private static String render(Dialect dialect, MarkMode mode, String mapping) {
         DataSource none = new DriverManagerDataSource("jdbc:h2:mem:never-connected");
         boolean legacy = mapping.equals("legacy");
+        boolean blockAggregate = mapping.equals("block-aggregate");
         TableInspector.Table table = legacy ? legacyTable(mode) : defaultTable();
         Map<String, String> configured = new LinkedHashMap<>();
         if (legacy) {
@@ -101,7 +104,7 @@ class GoldenSqlTest {
                 legacy ? "N" : "PENDING", legacy ? "D" : "PUBLISHED", legacy ? "F" : "FAILED", PayloadFormat.JSON,
                 ZoneOffset.UTC), p -> "parameter '" + p + "'");
         RejectionLog log = RejectionLog.of(none, dialect, "golden", "legacy/" + table.name().table(), rejectionTable());
-        OutboxStore store = new OutboxStore(none, dialect, m, log, true, false);
+        OutboxStore store = new OutboxStore(none, dialect, m, log, true, blockAggregate);
         return "-- " + dialect.id() + ", markMode " + mode + ", " + mapping + " mapping (rendered by GoldenSqlTest)\n\n"
                 + store.statements().describe() + log.statements().describe();
     }

@@ -101,6 +101,28 @@ abstract class OutboxStoreRetryAndParkContractTest extends OutboxStoreContract {
         assertThat(claimed(store, T0)).containsExactlyElementsOf(keys);
     }
 
+    /**
+     * The window between a claim and its ordering check: another relay parks an earlier row of a claimed aggregate (it
+     * held that row, so the claim skipped it). With {@code blockAggregate} the check holds the later row back; without,
+     * a parked row holds nothing.
+     */
+    @ParameterizedTest
+    @EnumSource(value = MarkMode.class, names = {"STATUS", "TIMESTAMP", "DELETE"})
+    void withBlockAggregateARowAnotherRelayParkedWhileThisClaimRanHoldsBackItsAggregate(MarkMode mode) {
+        List<Long> keys = outbox.insert(mode, "x", "x", "y");
+        OutboxStore blocking = outbox.store(mode, true, true);
+        List<OutboxRow> rows = blocking.waiting(10);
+        schema.inTransactionDo(tx -> blocking.mark(List.of(), T0, "relay-2",
+                List.of(new OutboxFailure(rows.get(0), "poison", 1, null))));
+        List<OutboxRow> claimed = rows.subList(1, 3);
+
+        assertThat(keysOf(List.copyOf(new AggregateOrder(schema.jdbc(), schema.dialect(), blocking.mapping(),
+                blocking.statements()).behindOtherRows(claimed)))).containsExactly(keys.get(1));
+        OutboxStore skipping = outbox.store(mode, true, false);
+        assertThat(new AggregateOrder(schema.jdbc(), schema.dialect(), skipping.mapping(), skipping.statements())
+                .behindOtherRows(claimed)).as("failedRowPolicy SKIP").isEmpty();
+    }
+
     @ParameterizedTest
     @EnumSource(value = MarkMode.class, names = {"STATUS", "TIMESTAMP"})
     void aRowTheDatabaseRefusesToMarkIsParkedAndTheOthersArePublished(MarkMode mode) {
