@@ -383,7 +383,8 @@ public final class Benchmark {
             String q = queue();
             try {
                 report.note(db.id + ": " + line.label() + ": " + Latency.relay(db, gateway, cf, q,
-                        options.batches.get(0), options.rate, options.seconds, "latency-" + db.id + "-" + (++n),
+                        options.batches.get(0), options.rate, options.settle, options.seconds,
+                        "latency-" + db.id + "-" + (++n),
                         line.parameters()));
             } finally {
                 queues.destroy(q);

@@ -65,13 +65,16 @@ final class Latency {
      * Relay: commit of an outbox row → its message on the queue; then the relay's cycles per second while the table
      * is idle (each is one claim statement in a transaction of its own).
      *
-     * @param name  the relay's name (unique in the run)
-     * @param extra route parameters of this line, after {@code --relay-param}'s
+     * @param settle seconds written at the rate before the measured {@code seconds}, whose figures are reported apart
+     *               (a new route's first seconds run code the JIT has not compiled for it yet)
+     * @param name   the relay's name (unique in the run)
+     * @param extra  route parameters of this line, after {@code --relay-param}'s
      */
     static String relay(BenchDatabase db, BenchedGateway gateway, ConnectionFactory cf, String queue, int batch,
-                        int rate, int seconds, String name, Map<String, String> extra) throws Exception {
+                        int rate, int settle, int seconds, String name, Map<String, String> extra) throws Exception {
         Map<String, Long> committed = new ConcurrentHashMap<>();
-        int total = rate * seconds;
+        int first = rate * settle;
+        int total = first + rate * seconds;
         long[] latencies = new long[total];
         AtomicInteger received = new AtomicInteger();
         try (jakarta.jms.Connection c = cf.createConnection();
@@ -118,12 +121,19 @@ final class Latency {
                 }, db, WRITERS);
                 double busy = (gateway.cycles(name) - cyclesBefore) / ((System.nanoTime() - writeStart) / 1e9);
                 awaitCount(received, total);
-                String figures = percentiles(latencies, Math.min(received.get(), total), 1e6);
+                int got = Math.min(received.get(), total);
+                String figures = percentiles(Arrays.copyOfRange(latencies, Math.min(first, got), got),
+                        Math.max(0, got - first), 1e6);
+                if (first > 0) {
+                    figures += "; its first " + settle + " s, reported apart: "
+                            + percentiles(latencies, Math.min(first, got), 1e6);
+                }
                 long cycles = gateway.cycles(name);
                 Thread.sleep(IDLE.toMillis()); // the idle cost is the cycles counted over this pause
                 double idle = (gateway.cycles(name) - cycles) / (double) IDLE.toSeconds();
-                return String.format("relay at %,d/s for %d s (written at %,.0f/s), commit → on the queue: %s; cycles"
-                        + " while writing: %.0f/s; idle: %.1f claims/s", rate, seconds, achieved, figures, busy, idle);
+                return String.format("relay at %,d/s for %d s after %d s (written at %,.0f/s), commit → on the queue:"
+                        + " %s; cycles while writing: %.0f/s; idle: %.1f claims/s", rate, seconds, settle, achieved,
+                        figures, busy, idle);
             } finally {
                 gateway.stopRoute(route);
             }

@@ -24,6 +24,8 @@ final class Options {
     boolean latency;
     int rate = 1000;
     int seconds = 30;
+    /** Seconds of each relay latency line written at the rate before its measured seconds, reported apart. */
+    int settle = 10;
     int repeat = 1;
     Set<String> sections = Set.of("relay", "inbox", "backlog");
     Map<String, String> relayParameters = new LinkedHashMap<>();
@@ -35,7 +37,7 @@ final class Options {
                          [--only relay,inbox,backlog] [--backlog PENDING/TABLE] [--no-analyze]
                          [--repeat N] [--warm-up N] [--pending-index] [--no-xa] [--relay-param name=value]...
                          [--inbox-param name=value]...
-            bench/run.sh --latency [--rate N] [--seconds N] [--db ...] [--relay-param pollInterval=100ms]
+            bench/run.sh --latency [--rate N] [--seconds N] [--settle N] [--db ...] [--relay-param pollInterval=100ms]
               --db           database(s) to measure (default both)
               --rows         outbox rows per relay line (default 100000; --quick 10000)
               --batch        batch sizes instead of 100 and 500 (e.g. 100 or 100,250,500)
@@ -62,7 +64,10 @@ final class Options {
                              commit -> on the queue p50/p99/max and the idle claims/s, for pollInterval as given
                              (default 100ms), also at 100ms when another is given, and on PostgreSQL for wakeUp NOTIFY (trigger installed for
                              the line); then messages sent at the same rate to a gateway inbox (4 sessions),
-                             printing stored -> effect p50/p99/max. About 3 minutes per database
+                             printing stored -> effect p50/p99/max. About 4 minutes per database
+              --settle       seconds each relay latency line writes at --rate before its --seconds (default 10),
+                             reported apart as the route's first seconds: a new route runs code paths the JIT has
+                             not compiled yet, which is not the steady state the percentiles describe
               --relay-param, --inbox-param
                              extra route parameters for the gateway's relays and inbox consumers
             """;
@@ -118,6 +123,10 @@ final class Options {
                 case "--repeat" -> o.repeat = positive(value(args, ++i, a), a);
                 case "--rate" -> o.rate = positive(value(args, ++i, a), a);
                 case "--seconds" -> o.seconds = positive(value(args, ++i, a), a);
+                case "--settle" -> {
+                    String v = value(args, ++i, a);
+                    o.settle = v.equals("0") ? 0 : positive(v, a);
+                }
                 case "--relay-param" -> put(o.relayParameters, value(args, ++i, a), a);
                 case "--inbox-param" -> put(o.inboxParameters, value(args, ++i, a), a);
                 case "--help", "-h" -> {
