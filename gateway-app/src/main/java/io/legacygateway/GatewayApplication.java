@@ -4,6 +4,7 @@ import io.legacygateway.adapters.Failures;
 import io.legacygateway.cli.GatewayCli;
 import io.legacygateway.cli.GatewayCommands;
 import io.legacygateway.cli.GatewayJar;
+import io.legacygateway.config.ClassDataSharingTraining;
 import io.legacygateway.config.GatewayDataSources;
 import io.legacygateway.config.GatewayProperties;
 import io.legacygateway.config.NothingConfigured;
@@ -13,11 +14,9 @@ import java.util.Map;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.boot.SpringApplication;
-import org.springframework.boot.context.event.ApplicationReadyEvent;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
-import org.springframework.context.ApplicationListener;
 import org.springframework.context.annotation.Bean;
 
 /**
@@ -36,13 +35,6 @@ public class GatewayApplication {
     /** The product jar: no default profile, no demo; the gateway's commands. */
     public static final GatewayJar PRODUCT = new GatewayJar("gateway-app.jar", GatewayApplication.class,
             "the gateway runs the configured routes", GatewayCommands.all(), Map.of());
-
-    /**
-     * A JVM system property of the class data sharing archive's training start only (the poms' package phase,
-     * docker/Dockerfile): when {@code true}, the gateway exits once it is ready, so that the archive dumped at exit holds
-     * the classes of the whole start (web server, broker, routes), not only those loaded before the context's refresh.
-     */
-    public static final String CDS_TRAINING = "io.legacygateway.cds.training";
 
     public static void main(String[] args) {
         run(PRODUCT, args);
@@ -75,9 +67,8 @@ public class GatewayApplication {
             SpringApplication application = new SpringApplication(jar.application());
             application.setDefaultProperties(jar.defaults());
             application.addListeners(new NothingConfigured());
-            if (Boolean.getBoolean(CDS_TRAINING)) {
-                application.addListeners((ApplicationListener<ApplicationReadyEvent>) ready ->
-                        System.exit(SpringApplication.exit(ready.getApplicationContext())));
+            if (Boolean.getBoolean(ClassDataSharingTraining.PROPERTY)) {
+                application.addListeners(new ClassDataSharingTraining());
             }
             application.run(args);
         } catch (RuntimeException | Error failure) {
