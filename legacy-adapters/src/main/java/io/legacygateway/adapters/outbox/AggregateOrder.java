@@ -72,8 +72,7 @@ final class AggregateOrder {
             firstNotHeld = firstWaitingNotHeld(last, claimed, byAggregate);
         }
         if (failedBefore != null) {
-            firstNotHeld = new HashMap<>(firstNotHeld);
-            addFirstFailed(last, byAggregate, firstNotHeld, orderKind);
+            addFirstFailed(last, byAggregate, firstNotHeld, orderKind); // both reads above return a map of their own
         }
         if (firstNotHeld.isEmpty()) {
             return Set.of();

@@ -25,7 +25,8 @@ import org.springframework.jdbc.datasource.DriverManagerDataSource;
 /**
  * Pins the SQL every outbox store runs: for each dialect, mark mode (STATUS, TIMESTAMP, DELETE) and mapping (the
  * default DDL's columns; a legacy table with other column names and no retry columns; in STATUS mode also the default
- * columns with failedRowPolicy BLOCK_AGGREGATE, file {@code block-aggregate-status.sql}), the statements as
+ * columns with failedRowPolicy BLOCK_AGGREGATE, file {@code block-aggregate-status.sql}, which holds only the
+ * statements that differ from {@code default-status.sql} or that it lacks), the statements as
  * {@link OutboxStore#statements()} renders them when the store is built (then the {@link RejectionLog}'s), with the
  * meaning of each bind, compared with
  * {@code src/test/resources/golden/sql/<dialect>/<mapping>-<mode>.sql}. Rendering needs no database: the tables are
@@ -105,8 +106,25 @@ class GoldenSqlTest {
                 ZoneOffset.UTC), p -> "parameter '" + p + "'");
         RejectionLog log = RejectionLog.of(none, dialect, "golden", "legacy/" + table.name().table(), rejectionTable());
         OutboxStore store = new OutboxStore(none, dialect, m, log, true, blockAggregate);
-        return "-- " + dialect.id() + ", markMode " + mode + ", " + mapping + " mapping (rendered by GoldenSqlTest)\n\n"
-                + store.statements().describe() + log.statements().describe();
+        String header = "-- " + dialect.id() + ", markMode " + mode + ", " + mapping
+                + " mapping (rendered by GoldenSqlTest)\n\n";
+        if (blockAggregate) {
+            return header + "-- only what differs from default-" + mode.name().toLowerCase() + ".sql\n\n"
+                    + differences(store.statements(), new OutboxStore(none, dialect, m, log, true, false).statements());
+        }
+        return header + store.statements().describe() + log.statements().describe();
+    }
+
+    /** The statements of {@code these} that differ (text or binds) from those of the same name in {@code those}. */
+    private static String differences(OutboxStatements these, OutboxStatements those) {
+        StringBuilder out = new StringBuilder();
+        for (OutboxStatements.Statement s : these.all()) {
+            String described = s.describe();
+            if (!those.find(s.name()).map(OutboxStatements.Statement::describe).orElse("").equals(described)) {
+                out.append(described).append('\n');
+            }
+        }
+        return out.toString();
     }
 
     private static TableInspector.Column text(String name, int size) {
