@@ -21,6 +21,11 @@ SELECT "aggregate_id", MIN("seq") FROM "outbox" WHERE (("outbox"."published_at" 
 --   3: the order of the last claimed row [last_order]
 --   4: the keys this claim holds (one ? each) [claimed]
 
+-- relock
+SELECT CAST("outbox"."seq" AS VARCHAR(255)) FROM "outbox" WHERE (("outbox"."published_at" IS NULL) AND (NOT (EXISTS (SELECT 1 FROM "gateway_outbox_rejection" gw_r WHERE gw_r.source_table = ? AND gw_r.row_key = CAST("outbox"."seq" AS VARCHAR(255)) AND gw_r.state = 'FAILED')))) AND "seq" IN (?...) FOR UPDATE SKIP LOCKED
+--   1: source of the log's entries = 'legacy/outbox'
+--   2: the rows' keys (one ? each) [keys]
+
 -- markPublished
 UPDATE "outbox" SET "published_at" = ?, "locked_by" = ? WHERE "seq" IN (?...)
 --   1: the time of the write as published_at takes it [at]

@@ -23,6 +23,11 @@ SELECT "ref_no", MIN("evt_no") FROM "evt_queue" WHERE (("evt_queue"."done_at" IS
 --   3: the order of the last claimed row [last_order]
 --   4: the keys this claim holds (one ? each) [claimed]
 
+-- relock
+SELECT CAST("evt_queue"."evt_no" AS VARCHAR(255)) FROM "evt_queue" WHERE (("evt_queue"."done_at" IS NULL) AND (NOT (EXISTS (SELECT 1 FROM "gateway_outbox_rejection" gw_r WHERE gw_r.source_table = ? AND gw_r.row_key = CAST("evt_queue"."evt_no" AS VARCHAR(255)) AND gw_r.state = 'FAILED')))) AND "evt_no" IN (?...) FOR UPDATE SKIP LOCKED
+--   1: source of the log's entries = 'legacy/evt_queue'
+--   2: the rows' keys (one ? each) [keys]
+
 -- markPublished
 UPDATE "evt_queue" SET "done_at" = ? WHERE "evt_no" IN (?...)
 --   1: the time of the write as done_at takes it [at]

@@ -14,6 +14,8 @@ import java.util.Set;
 import javax.sql.DataSource;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.DataSourceUtils;
+import org.springframework.transaction.support.TransactionSynchronization;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
 
 /**
  * The mark of an {@link OutboxStore}'s cycle: published rows marked (or deleted), failed attempts recorded on the row
@@ -35,6 +37,13 @@ final class OutboxMarks {
     private final int reasonLength;
     /** Keys of the last claim that have an entry in the log (cleared when published). Cycles are sequential. */
     private volatile Set<String> recorded = Set.of();
+    /**
+     * The savepoint taken before the running cycle's claim where the dialect {@linkplain Dialect#claimsInMarkSavepoint
+     * claims in the mark's savepoint}; {@code null} otherwise and once that transaction ended.
+     */
+    private volatile Savepoint beforeClaim;
+    /** Runs once a refused mark rolled back to {@link #beforeClaim}, before the rows are locked again (tests). */
+    volatile Runnable claimReleased = () -> { };
 
     OutboxMarks(DataSource dataSource, JdbcTemplate jdbc, Dialect dialect, OutboxMapping mapping,
                 OutboxStatements statements, RejectionLog log, RejectionLog lastResort, int reasonLength) {
@@ -68,6 +77,24 @@ final class OutboxMarks {
         }).toList();
     }
 
+    /**
+     * Called before the claim: where the dialect {@linkplain Dialect#claimsInMarkSavepoint claims in the mark's
+     * savepoint}, sets that savepoint in the caller's transaction, for {@link #mark} to roll back to.
+     */
+    void beforeClaim() {
+        beforeClaim = null;
+        if (!dialect.claimsInMarkSavepoint() || !TransactionSynchronizationManager.isSynchronizationActive()) {
+            return; // no transaction: the mark says so when it tries its own savepoint
+        }
+        beforeClaim = savepoint();
+        TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
+            @Override
+            public void afterCompletion(int status) {
+                beforeClaim = null;
+            }
+        });
+    }
+
     /** See {@link OutboxStore#markPublished}. */
     void markPublished(List<OutboxRow> rows, Instant publishedAt, String publisher) {
         if (rows.isEmpty()) {
@@ -90,12 +117,27 @@ final class OutboxMarks {
         if (published.isEmpty() && failures.isEmpty()) {
             return List.of();
         }
-        if (refusal(() -> {
+        Savepoint claimed = beforeClaim;
+        beforeClaim = null;
+        if (refusal(claimed, () -> {
             markPublished(published, at, publisher);
             recordFailures(failures, at);
         }) == null) {
             return List.of();
         }
+        if (claimed == null) {
+            return oneByOne(published, at, publisher, failures);
+        }
+        // the rollback released the claim's locks: only the rows still waiting that no other relay holds are ours
+        claimReleased.run();
+        Set<String> ours = relock(published, failures);
+        return oneByOne(published.stream().filter(r -> ours.contains(r.keyText())).toList(), at, publisher,
+                failures.stream().filter(f -> ours.contains(f.row().keyText())).toList());
+    }
+
+    /** Each row's mark or failure record in a savepoint of its own; the rows the database refuses parked. */
+    private List<OutboxFailure> oneByOne(List<OutboxRow> published, Instant at, String publisher,
+                                         List<OutboxFailure> failures) {
         List<OutboxFailure> parked = new ArrayList<>();
         for (OutboxRow row : published) {
             String refused = refusal(() -> markPublished(List.of(row), at, publisher));
@@ -136,15 +178,14 @@ final class OutboxMarks {
      * refused them for the data of the rows written (then rolled back to the savepoint); throws any other failure.
      */
     private String refusal(Runnable writes) {
+        return refusal(null, writes);
+    }
+
+    /** As {@link #refusal(Runnable)}, rolling back to {@code savepoint} when given one, else to one of its own. */
+    private String refusal(Savepoint given, Runnable writes) {
         Connection connection = DataSourceUtils.getConnection(dataSource); // the transaction's own connection
         try {
-            Savepoint savepoint;
-            try {
-                savepoint = connection.setSavepoint();
-            } catch (SQLException e) {
-                throw new IllegalStateException("cannot set a savepoint (the mark must run in the cycle's"
-                        + " transaction): " + e.getMessage(), e);
-            }
+            Savepoint savepoint = given != null ? given : savepoint();
             try {
                 writes.run();
                 return null;
@@ -165,6 +206,33 @@ final class OutboxMarks {
         } finally {
             DataSourceUtils.releaseConnection(connection, dataSource);
         }
+    }
+
+    /** A savepoint of the caller's transaction. */
+    private Savepoint savepoint() {
+        Connection connection = DataSourceUtils.getConnection(dataSource); // the transaction's own connection
+        try {
+            return connection.setSavepoint();
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot set a savepoint (the mark must run in the cycle's transaction): "
+                    + e.getMessage(), e);
+        } finally {
+            DataSourceUtils.releaseConnection(connection, dataSource);
+        }
+    }
+
+    /** Locks again those of the rows that still wait and no other transaction holds; returns their keys as text. */
+    private Set<String> relock(List<OutboxRow> published, List<OutboxFailure> failures) {
+        List<Object> keys = new ArrayList<>();
+        published.forEach(r -> keys.add(r.key()));
+        failures.forEach(f -> keys.add(f.row().key()));
+        if (keys.isEmpty()) {
+            return Set.of();
+        }
+        OutboxStatements.Statement relock = statements.get("relock");
+        Map<Param, Object> values = new EnumMap<>(Param.class);
+        values.put(Param.KEYS, keys);
+        return Set.copyOf(jdbc.queryForList(relock.sql(values), String.class, relock.values(values)));
     }
 
     /** See {@link OutboxStore#recordFailures}. */

@@ -169,6 +169,7 @@ public final class OutboxStore implements OutboxSource {
     @Override
     public List<OutboxRow> claim(int limit, Instant now) {
         OutboxStatements.Statement claim = statements.get("claim");
+        marks.beforeClaim();
         if (claimInOrder != null) {
             jdbc.execute(claimInOrder);
         }
@@ -190,6 +191,11 @@ public final class OutboxStore implements OutboxSource {
 
     /** A rendered statement and the values of its {@code ?} binds, in order (for {@code relay explain} and tests). */
     public record Statement(String sql, List<Object> binds) {
+    }
+
+    /** Runs {@code action} where a refused mark has released the claim's locks, before it takes them again (tests). */
+    void onClaimReleased(Runnable action) {
+        marks.claimReleased = action;
     }
 
     /** The claim {@link #claim} runs, as text and binds. */
@@ -225,7 +231,10 @@ public final class OutboxStore implements OutboxSource {
      * the row takes the FAILED write, otherwise as a FAILED entry in the log, which the claim skips. A published
      * offender's event stays published (it is on the broker); an operator's retry publishes it once more. Any other
      * error (the connection, the server) is thrown: the cycle fails as a whole, as in an outage. Cost: one savepoint
-     * per batch; one per row (a PostgreSQL subtransaction each) only for a batch with a refused row.
+     * per batch; one per row (a PostgreSQL subtransaction each) only for a batch with a refused row. On PostgreSQL the
+     * batch's savepoint is the one {@link #claim} took before locking the rows ({@link Dialect#claimsInMarkSavepoint}):
+     * rolling back to it releases the claim's locks, so the rows still waiting that no other transaction holds are
+     * locked again first, and only those are marked one by one; a row another relay took meanwhile is left to it.
      *
      * @return the offenders as parked: published rows with the mark's refusal as reason, failed attempts with the
      *         refusal appended to theirs

@@ -91,6 +91,10 @@ final class OutboxStoreStatements {
                     "failed", failed.sql(), "aggregates", LIST)),
                     binds(failed, Bind.of(Param.AGGREGATES), Bind.of(Param.LAST_ORDER))));
         }
+        if (c.dialect().claimsInMarkSavepoint()) {
+            b.add("relock", new Fragment(sql("outbox.relock", "keyText", c.keyText(table), "table", table,
+                    "condition", waiting.sql(), "key", key, "keys", LIST), binds(waiting, Bind.of(Param.KEYS))));
+        }
 
         if (mode == MarkMode.DELETE) {
             b.add("markPublished", new Fragment(sql("outbox.deleteKeys", "table", table, "key", key, "keys", LIST),

@@ -104,6 +104,21 @@ public enum Dialect {
         return this == SQLSERVER ? 2_000 : 30_000;
     }
 
+    /**
+     * Whether a relay's cycle takes its row locks inside the savepoint its mark may roll back to, instead of marking in
+     * a savepoint taken after the claim. On PostgreSQL a row locked by a transaction and then updated or deleted in one
+     * of its subtransactions gets a multixact as its old version's deleter (the lock must outlive a rollback of the
+     * subtransaction): every marked row's old version then carried one, which costs the database a multixact per cycle,
+     * lookups of it by each later read of that version until vacuum, and earlier anti-wraparound vacuums of the legacy
+     * table. Locked and updated by the same subtransaction, the old version carries that transaction id alone. The
+     * price: a mark the database refuses rolls the claim's locks back too, so the rows are locked again before they
+     * are marked one by one ({@code outbox.relock}). Elsewhere the mark's savepoint follows the claim: no such cost
+     * is known there, and a rollback to it leaves the claim's locks alone.
+     */
+    public boolean claimsInMarkSavepoint() {
+        return this == POSTGRESQL;
+    }
+
     /** Whether UUID values are bound as text (the driver has no UUID mapping). */
     public boolean bindsUuidAsText() {
         return this == MARIADB || this == ORACLE || this == SQLSERVER;

@@ -10,6 +10,13 @@
 -- far above jit_above_cost, and was compiled in each cycle (125 ms for a read of 100 rows).
 SELECT set_config('enable_sort', 'off', true), set_config('jit', 'off', true)
 
+-- name: outbox.relock
+-- binds: the condition's binds, the keys. After a mark the database refused (a trigger raising, a constraint), the
+-- cycle rolled back to the savepoint taken before its claim (Dialect.claimsInMarkSavepoint), which released the
+-- claim's locks: the rows still waiting are locked again before each is marked alone. A row another relay holds or
+-- marked meanwhile is its own (it publishes it again: same duplicate-detection id).
+SELECT {keyText} FROM {table} WHERE {condition} AND {key} IN ({keys}) FOR UPDATE SKIP LOCKED
+
 -- name: outbox.blockedBy.waiting
 -- Hidden from the planner behind a CASE, so that the index of waiting rows cannot serve the search for an earlier
 -- retrying row: that search must start from the next-retry column (its index holds the few rows that wait for a
