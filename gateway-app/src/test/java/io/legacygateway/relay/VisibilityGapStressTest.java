@@ -32,6 +32,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.awaitility.Awaitility;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.parallel.Execution;
 import org.junit.jupiter.api.parallel.ExecutionMode;
@@ -59,6 +60,7 @@ import org.springframework.test.context.DynamicPropertySource;
  * lost rows (else the test could not detect loss). PostgreSQL and MariaDB run side by side (the two test methods run
  * concurrently), so their long transactions overlap.
  */
+@Tag("stress") // left out of the default run for its length: -Plong-runs (docs/testing.md)
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.NONE)
 @ActiveProfiles("test")
 @DirtiesContext(classMode = DirtiesContext.ClassMode.AFTER_CLASS)
