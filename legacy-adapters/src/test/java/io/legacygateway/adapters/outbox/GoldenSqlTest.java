@@ -14,6 +14,7 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Stream;
 import javax.sql.DataSource;
@@ -60,7 +61,7 @@ class GoldenSqlTest {
     @MethodSource("cases")
     void renderedStatementsMatchTheGoldenFile(Dialect dialect, MarkMode mode, String mapping) throws IOException {
         String rendered = render(dialect, mode, mapping);
-        Path file = GOLDEN.resolve(dialect.id()).resolve(mapping + "-" + mode.name().toLowerCase() + ".sql");
+        Path file = GOLDEN.resolve(dialect.id()).resolve(fileName(mapping, mode));
         if (UPDATE) {
             Files.createDirectories(file.getParent());
             Files.writeString(file, rendered, StandardCharsets.UTF_8);
@@ -109,10 +110,15 @@ class GoldenSqlTest {
         String header = "-- " + dialect.id() + ", markMode " + mode + ", " + mapping
                 + " mapping (rendered by GoldenSqlTest)\n\n";
         if (blockAggregate) {
-            return header + "-- only what differs from default-" + mode.name().toLowerCase() + ".sql\n\n"
+            return header + "-- only what differs from " + fileName("default", mode) + "\n\n"
                     + differences(store.statements(), new OutboxStore(none, dialect, m, log, true, false).statements());
         }
         return header + store.statements().describe() + log.statements().describe();
+    }
+
+    /** The golden file of a mapping and mode, e.g. {@code default-status.sql}. */
+    private static String fileName(String mapping, MarkMode mode) {
+        return mapping + "-" + mode.name().toLowerCase(Locale.ROOT) + ".sql";
     }
 
     /** The statements of {@code these} that differ (text or binds) from those of the same name in {@code those}. */
