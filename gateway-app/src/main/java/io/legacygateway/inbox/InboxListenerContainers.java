@@ -21,6 +21,7 @@ import org.springframework.jms.listener.AbstractMessageListenerContainer;
 import org.springframework.transaction.TransactionStatus;
 import org.springframework.transaction.support.TransactionSynchronization;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
+import org.springframework.util.backoff.BackOffExecution;
 
 /**
  * The JMS listener containers of one inbox consumer route ({@code consumerType=Custom}): Camel's own container, which
@@ -123,6 +124,22 @@ final class InboxListenerContainers implements MessageListenerContainerFactory {
                 j.initCause(e);
                 throw j;
             }
+        }
+
+        /**
+         * A stopping container does not wait before recovering: Spring interrupts a receive still running a receive
+         * timeout after the stop, and an invoker interrupted in its first receive waited the recovery interval (5 s)
+         * before it ended, and the route's stop with it. ({@code true}: no recovery loop goes on once stopped.)
+         */
+        @Override
+        protected boolean applyBackOffTime(BackOffExecution execution) {
+            return !isRunning() || super.applyBackOffTime(execution);
+        }
+
+        /** That interrupt is the stop itself, not a failure to report. */
+        @Override
+        protected void handleListenerSetupFailure(Throwable ex, boolean alreadyRecovered) {
+            super.handleListenerSetupFailure(ex, alreadyRecovered || !isRunning());
         }
 
         @Override
