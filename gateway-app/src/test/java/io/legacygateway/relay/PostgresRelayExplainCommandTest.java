@@ -11,7 +11,8 @@ import org.springframework.test.context.DynamicPropertySource;
 /**
  * On PostgreSQL the verdict is on the partial index of waiting rows: with the default DDL's {@code ix_outbox_pending}
  * the claim reads it (with no statistics, published rows left in place); with it dropped, the command says so, exits
- * 1 and prints the index to add.
+ * 1 and prints the index to add. The plans are the generic plans the relay's cycle runs (its statements are planned once
+ * per connection), not plans for the example binds.
  */
 class PostgresRelayExplainCommandTest extends RelayExplainCommandContractTest {
 
@@ -38,6 +39,17 @@ class PostgresRelayExplainCommandTest extends RelayExplainCommandContractTest {
         assertThat(run.output()).contains("Index Scan using ix_outbox_pending on outbox ",
                 "claim index: ix_outbox_pending holds only waiting rows (CREATE INDEX ix_outbox_pending ON ");
         assertThat(run.output()).contains("WHERE ((status)::text = 'PENDING'::text))");
+        assertThat(run.exit()).isZero();
+    }
+
+    @Test
+    void thePlansShownAreTheGenericPlansTheCycleRuns() throws Exception {
+        insertPending(20);
+        Run run = explain();
+        // a generic plan compares with the parameter, a plan for the example binds with its value
+        assertThat(run.output()).contains("next_retry_at <= $2", "generic plan, as the cycle plans it")
+                .doesNotContain("next_retry_at <= '20");
+        assertThat(run.output()).contains("Index Scan using ix_outbox_pending on outbox ");
         assertThat(run.exit()).isZero();
     }
 

@@ -13,6 +13,7 @@ import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -28,7 +29,9 @@ import org.springframework.transaction.support.TransactionTemplate;
  * The database's plan for an outbox store's claim, its ordering check and its mark, and whether the claim reads an
  * index that holds only waiting rows ({@code relay explain}). Nothing is executed and nothing is locked: the plans are
  * the dialect's {@code explain} statement (PostgreSQL, MariaDB and H2 {@code EXPLAIN}) over the rendered statements
- * with example binds: the cycle's time, the batch size, and the keys of the first waiting rows (a plain read).
+ * with example binds: the cycle's time, the batch size, and the keys of the first waiting rows (a plain read). On
+ * PostgreSQL, whose relay cycle runs generic plans, the statement is prepared and the plan shown is its generic plan
+ * (the example binds only set how many keys its lists have).
  *
  * <p>An index holds only waiting rows when it is partial with the pending predicate (PostgreSQL: {@code WHERE status =
  * 'PENDING'}, or {@code WHERE published_at IS NULL} in TIMESTAMP mode); on databases without partial indexes, when it
@@ -146,21 +149,67 @@ public final class OutboxExplain {
 
     private static Plan plan(JdbcTemplate jdbc, Dialect dialect, OutboxStatements.Statement statement,
                              Map<Param, Object> values, String example) {
-        String sql = dialect.sql("explain", Map.of("statement", statement.sql(values)));
         String inOrder = OutboxStore.claimInOrder(dialect);
-        if (inOrder != null) {
-            // planned as the relay's transaction plans it; the setting ends with this rolled-back transaction
-            return new TransactionTemplate(new DataSourceTransactionManager(jdbc.getDataSource())).execute(status -> {
-                status.setRollbackOnly();
-                jdbc.execute(inOrder);
-                return plan(jdbc, sql, statement, values, example);
-            });
+        if (inOrder == null) {
+            return plan(jdbc, dialect.sql("explain", Map.of("statement", statement.sql(values))), statement, values,
+                    example);
         }
-        return plan(jdbc, sql, statement, values, example);
+        // planned as the relay's transaction plans it; the setting ends with this rolled-back transaction
+        return new TransactionTemplate(new DataSourceTransactionManager(jdbc.getDataSource())).execute(status -> {
+            status.setRollbackOnly();
+            jdbc.execute(inOrder);
+            if (!dialect.has("explain.prepare")) {
+                return plan(jdbc, dialect.sql("explain", Map.of("statement", statement.sql(values))), statement,
+                        values, example);
+            }
+            // a generic plan does not depend on the binds' values: NULL for each (PostgreSQL takes no binds here)
+            int binds = statement.values(values).length;
+            jdbc.execute(dialect.sql("explain.prepare", Map.of("statement", numberedBinds(statement.sql(values)))));
+            Object beforeExplain = status.createSavepoint();
+            try {
+                Plan plan = plan(jdbc, dialect.sql("explain.execute", Map.of("nulls",
+                        String.join(", ", Collections.nCopies(binds, "NULL")))), statement, Map.of(), example);
+                List<String> lines = new ArrayList<>();
+                lines.add("(generic plan, as the cycle plans it)");
+                lines.addAll(plan.lines());
+                return new Plan(plan.statement(), lines, example);
+            } catch (RuntimeException e) {
+                status.rollbackToSavepoint(beforeExplain); // so that the prepared statement can be dropped
+                throw e;
+            } finally {
+                jdbc.execute(dialect.sql("explain.deallocate", Map.of()));
+            }
+        });
     }
 
+    /** {@code sql} with its {@code ?} binds written {@code $1, $2, ...}, outside quoted literals and identifiers. */
+    static String numberedBinds(String sql) {
+        StringBuilder out = new StringBuilder(sql.length() + 16);
+        char quote = 0;
+        int n = 0;
+        for (int i = 0; i < sql.length(); i++) {
+            char c = sql.charAt(i);
+            if (quote != 0) {
+                if (c == quote) {
+                    quote = 0; // a doubled quote closes and opens again: same result
+                }
+                out.append(c);
+            } else if (c == '\'' || c == '"') {
+                quote = c;
+                out.append(c);
+            } else if (c == '?') {
+                out.append('$').append(++n);
+            } else {
+                out.append(c);
+            }
+        }
+        return out.toString();
+    }
+
+    /** {@code values} empty: {@code sql} takes no binds. */
     private static Plan plan(JdbcTemplate jdbc, String sql, OutboxStatements.Statement statement,
                              Map<Param, Object> values, String example) {
+        Object[] binds = values.isEmpty() ? new Object[0] : statement.values(values);
         List<String> lines = jdbc.query(sql, rs -> {
             List<String> out = new ArrayList<>();
             ResultSetMetaData meta = rs.getMetaData();
@@ -176,7 +225,7 @@ public final class OutboxExplain {
                 }
             }
             return out;
-        }, statement.values(values));
+        }, binds);
         return new Plan(statement.name(), lines, example);
     }
 

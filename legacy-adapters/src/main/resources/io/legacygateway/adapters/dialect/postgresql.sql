@@ -100,6 +100,19 @@ SET LOCAL synchronous_commit = off
 -- name: explain
 EXPLAIN {statement}
 
+-- name: explain.prepare
+-- The cycle runs generic plans (outbox.claim.inOrder), and an EXPLAIN with binds plans for their values: relay explain
+-- prepares the statement ({statement} with $1, $2, ... for its binds) and explains its execution under the cycle's
+-- setting, which shows the generic plan the cycle runs. Deallocated after; nothing is executed.
+PREPARE gw_explain AS {statement}
+
+-- name: explain.execute
+-- {nulls}: NULL for each bind (EXECUTE takes no binds here, and a generic plan does not depend on their values)
+EXPLAIN EXECUTE gw_explain ({nulls})
+
+-- name: explain.deallocate
+DEALLOCATE gw_explain
+
 -- name: explain.indexDefinition
 -- binds: table name, index name
 SELECT indexdef FROM pg_indexes WHERE tablename = ? AND indexname = ? AND schemaname = COALESCE(CAST(? AS TEXT), current_schema())
