@@ -151,16 +151,16 @@ public final class OutboxExplain {
                              Map<Param, Object> values, String example) {
         String inOrder = OutboxStore.claimInOrder(dialect);
         if (inOrder == null) {
-            return plan(jdbc, dialect.sql("explain", Map.of("statement", statement.sql(values))), statement, values,
-                    example);
+            return plan(jdbc, dialect.sql("explain", Map.of("statement", statement.sql(values))), statement.name(),
+                    statement.values(values), example);
         }
         // planned as the relay's transaction plans it; the setting ends with this rolled-back transaction
         return new TransactionTemplate(new DataSourceTransactionManager(jdbc.getDataSource())).execute(status -> {
             status.setRollbackOnly();
             jdbc.execute(inOrder);
             if (!dialect.has("explain.prepare")) {
-                return plan(jdbc, dialect.sql("explain", Map.of("statement", statement.sql(values))), statement,
-                        values, example);
+                return plan(jdbc, dialect.sql("explain", Map.of("statement", statement.sql(values))),
+                        statement.name(), statement.values(values), example);
             }
             // a generic plan does not depend on the binds' values: NULL for each (PostgreSQL takes no binds here)
             int binds = statement.values(values).length;
@@ -168,7 +168,8 @@ public final class OutboxExplain {
             Object beforeExplain = status.createSavepoint();
             try {
                 Plan plan = plan(jdbc, dialect.sql("explain.execute", Map.of("nulls",
-                        String.join(", ", Collections.nCopies(binds, "NULL")))), statement, Map.of(), example);
+                        String.join(", ", Collections.nCopies(binds, "NULL")))), statement.name(), new Object[0],
+                        example);
                 List<String> lines = new ArrayList<>();
                 lines.add("(generic plan, as the cycle plans it)");
                 lines.addAll(plan.lines());
@@ -182,8 +183,11 @@ public final class OutboxExplain {
         });
     }
 
-    /** {@code sql} with its {@code ?} binds written {@code $1, $2, ...}, outside quoted literals and identifiers. */
-    static String numberedBinds(String sql) {
+    /**
+     * {@code sql} with its {@code ?} binds written {@code $1, $2, ...}, outside quoted literals and identifiers: the
+     * text of a PostgreSQL {@code PREPARE} (here and in tests that plan as the cycle does).
+     */
+    public static String numberedBinds(String sql) {
         StringBuilder out = new StringBuilder(sql.length() + 16);
         char quote = 0;
         int n = 0;
@@ -206,10 +210,7 @@ public final class OutboxExplain {
         return out.toString();
     }
 
-    /** {@code values} empty: {@code sql} takes no binds. */
-    private static Plan plan(JdbcTemplate jdbc, String sql, OutboxStatements.Statement statement,
-                             Map<Param, Object> values, String example) {
-        Object[] binds = values.isEmpty() ? new Object[0] : statement.values(values);
+    private static Plan plan(JdbcTemplate jdbc, String sql, String name, Object[] binds, String example) {
         List<String> lines = jdbc.query(sql, rs -> {
             List<String> out = new ArrayList<>();
             ResultSetMetaData meta = rs.getMetaData();
@@ -226,7 +227,7 @@ public final class OutboxExplain {
             }
             return out;
         }, binds);
-        return new Plan(statement.name(), lines, example);
+        return new Plan(name, lines, example);
     }
 
     /** The index the claim's scan of the outbox table (not of a subquery's alias) reads, or null. */
