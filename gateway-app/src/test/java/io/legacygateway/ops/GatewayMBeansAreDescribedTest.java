@@ -7,6 +7,7 @@ import io.legacygateway.relay.OutboxRelayFactory;
 import io.legacygateway.testsupport.LegacyDatabases;
 import io.legacygateway.testsupport.TestDatabase;
 import java.lang.management.ManagementFactory;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -18,6 +19,7 @@ import javax.management.MBeanServer;
 import javax.management.ObjectName;
 import org.apache.camel.CamelContext;
 import org.apache.camel.builder.TemplatedRouteBuilder;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -91,9 +93,12 @@ class GatewayMBeansAreDescribedTest {
                 .filter(o -> o.getName().equals("retryFailed")).findFirst().orElseThrow();
         assertThat(retry.getSignature()).extracting(MBeanParameterInfo::getName).containsExactly("ids", "dryRun");
 
-        // docs/operations.md, "Hawtio: what is there": the embedded broker's queues are in the same JMX tree
-        assertThat(server.queryNames(new ObjectName("org.apache.activemq.artemis:component=addresses,"
-                + "subcomponent=queues,queue=\"jmx.described\",*"), null)).singleElement()
+        // docs/operations.md, "Hawtio: what is there": the embedded broker's queues are in the same JMX tree. The
+        // consumer's listener creates its queue on its own thread once the route has started: wait for it
+        ObjectName queue = new ObjectName("org.apache.activemq.artemis:component=addresses,subcomponent=queues,"
+                + "queue=\"jmx.described\",*");
+        Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> !server.queryNames(queue, null).isEmpty());
+        assertThat(server.queryNames(queue, null)).singleElement()
                 .satisfies(q -> assertThat(server.getAttribute(q, "MessageCount")).isEqualTo(0L));
     }
 }
