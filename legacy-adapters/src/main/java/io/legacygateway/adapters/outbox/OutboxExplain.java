@@ -23,6 +23,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
+import org.springframework.transaction.TransactionStatus;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
@@ -158,29 +159,33 @@ public final class OutboxExplain {
         return new TransactionTemplate(new DataSourceTransactionManager(jdbc.getDataSource())).execute(status -> {
             status.setRollbackOnly();
             jdbc.execute(inOrder);
-            if (!dialect.has("explain.prepare")) {
-                return plan(jdbc, dialect.sql("explain", Map.of("statement", statement.sql(values))),
-                        statement.name(), statement.values(values), example);
-            }
-            // a generic plan does not depend on the binds' values: NULL for each (PostgreSQL takes no binds here)
-            int binds = statement.values(values).length;
-            jdbc.execute(dialect.sql("explain.prepare", Map.of("statement", numberedBinds(statement.sql(values)))));
-            Object beforeExplain = status.createSavepoint();
-            try {
-                Plan plan = plan(jdbc, dialect.sql("explain.execute", Map.of("nulls",
-                        String.join(", ", Collections.nCopies(binds, "NULL")))), statement.name(), new Object[0],
-                        example);
-                List<String> lines = new ArrayList<>();
-                lines.add("(generic plan, as the cycle plans it)");
-                lines.addAll(plan.lines());
-                return new Plan(plan.statement(), lines, example);
-            } catch (RuntimeException e) {
-                status.rollbackToSavepoint(beforeExplain); // so that the prepared statement can be dropped
-                throw e;
-            } finally {
-                jdbc.execute(dialect.sql("explain.deallocate", Map.of()));
-            }
+            return dialect.has("explain.prepare") ? genericPlan(jdbc, dialect, statement, values, example, status)
+                    : plan(jdbc, dialect.sql("explain", Map.of("statement", statement.sql(values))), statement.name(),
+                            statement.values(values), example);
         });
+    }
+
+    /**
+     * The generic plan of {@code statement} (PostgreSQL): prepared, its execution explained with NULL for each bind (a
+     * generic plan does not depend on their values, and EXECUTE takes no binds there), then dropped, also after a
+     * failure.
+     */
+    private static Plan genericPlan(JdbcTemplate jdbc, Dialect dialect, OutboxStatements.Statement statement,
+                                    Map<Param, Object> values, String example, TransactionStatus status) {
+        String nulls = String.join(", ", Collections.nCopies(statement.values(values).length, "NULL"));
+        jdbc.execute(dialect.sql("explain.prepare", Map.of("statement", numberedBinds(statement.sql(values)))));
+        Object beforeExplain = status.createSavepoint();
+        try {
+            List<String> lines = new ArrayList<>(List.of("(generic plan, as the cycle plans it)"));
+            lines.addAll(plan(jdbc, dialect.sql("explain.execute", Map.of("nulls", nulls)), statement.name(),
+                    new Object[0], example).lines());
+            return new Plan(statement.name(), lines, example);
+        } catch (RuntimeException e) {
+            status.rollbackToSavepoint(beforeExplain); // so that the prepared statement can be dropped
+            throw e;
+        } finally {
+            jdbc.execute(dialect.sql("explain.deallocate", Map.of()));
+        }
     }
 
     /**

@@ -95,7 +95,8 @@ SET LOCAL synchronous_commit = off
 -- attempt-log transaction's statements (no flush wait, previous finish, insert) then cost one round trip, not three.
 ;
 
--- relay explain (OutboxExplain): the plan of a rendered statement, with example binds; nothing is executed.
+-- relay explain (OutboxExplain): the plan of a rendered statement; nothing is executed. Its presence offers the command
+-- (OutboxExplain.supports); on PostgreSQL the plans shown come from explain.prepare and explain.execute below.
 
 -- name: explain
 EXPLAIN {statement}
