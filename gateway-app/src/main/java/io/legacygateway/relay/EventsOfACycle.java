@@ -47,6 +47,20 @@ final class EventsOfACycle {
         }
     }
 
+    /**
+     * Without steps, the envelope and the record of every claimed row, in claim order: what the route's split does
+     * with {@link #envelope} and {@link #settle} per row, without an exchange per row.
+     */
+    void envelopeAll(RelayCycle c) {
+        if (!steps.none()) {
+            throw new IllegalStateException("a relay with steps makes its events one exchange at a time");
+        }
+        for (RelayedRow r : c.rows()) {
+            envelope(r, c, null);
+            settle(r, c, null);
+        }
+    }
+
     /** The route's {@code event} step, per row, after the steps: what the row became is recorded, in claim order. */
     void settle(RelayedRow r, RelayCycle c, Exchange exchange) {
         if (!steps.none()) {

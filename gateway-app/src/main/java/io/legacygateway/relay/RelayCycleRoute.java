@@ -15,7 +15,9 @@ import org.apache.camel.support.ExpressionAdapter;
  * envelope → filter → transform → steps → versions → event → publish → mark, each a named processor, so that Hawtio's route
  * diagram and statistics show the cycle's steps, the per-event ones counting events ({@code envelope-<relay>} has
  * completed one exchange per claimed row) and {@code publish-<relay>}/{@code mark-<relay>} one per batch. A poll that
- * claims nothing stops after {@code claim-<relay>}. Only configured steps appear.
+ * claims nothing stops after {@code claim-<relay>}. Only configured steps appear; a relay without steps makes its
+ * events in one processor per batch, {@code events-<relay>} (no split: nothing happens per event that a route
+ * could show).
  *
  * <p>The timer route ({@link OutboxRelayTemplate}) runs the drain, which sends one exchange per cycle here from
  * inside the cycle's database transaction; the route runs on that thread ({@code direct:}, a sequential split), and
@@ -181,7 +183,7 @@ public final class RelayCycleRoute {
         @Override
         public void configure() {
             RelaySteps steps = relay.events().steps();
-            ProcessorDefinition<?> each = from(uri()).routeId(routeId())
+            ProcessorDefinition<?> claimed = from(uri()).routeId(routeId())
                     .routeDescription("Outbox relay " + name + ": one cycle, claim -> each event's steps -> publish"
                             + " -> mark, in one database transaction")
                     .errorHandler(noErrorHandler())
@@ -189,8 +191,21 @@ public final class RelayCycleRoute {
                         if (!relay.claim(cycle(x))) {
                             x.setRouteStop(true); // nothing claimed: an idle poll ends here
                         }
-                    }).id("claim-" + name)
-                    .split(new RowsExpression()).id("each-event-" + name);
+                    }).id("claim-" + name);
+            ProcessorDefinition<?> events;
+            if (steps.none()) {
+                // nothing to show per event: a split's sub-exchange per row cost more of the relay's CPU than the
+                // row's envelope (flight recording of 4 December 2026)
+                events = claimed.process(x -> relay.events().envelopeAll(cycle(x))).id("events-" + name);
+            } else {
+                events = eachEvent(claimed.split(new RowsExpression()).id("each-event-" + name), steps);
+            }
+            events.process(x -> x.getMessage().setBody(relay.publish(cycle(x)))).id("publish-" + name)
+                    .process(x -> relay.mark(cycle(x), x.getMessage().getBody(PublishResult.class))).id("mark-" + name);
+        }
+
+        /** The split's per-event processors, one per configured step; returns the route after the split. */
+        private ProcessorDefinition<?> eachEvent(ProcessorDefinition<?> each, RelaySteps steps) {
             ProcessorDefinition<?> event = each.process(x -> {
                 RelayedRow r = x.getMessage().getBody(RelayedRow.class);
                 x.setProperty(RowsExpression.ROW, r);
@@ -208,10 +223,7 @@ public final class RelayCycleRoute {
             if (steps.copies()) {
                 event = event.process(x -> steps.copy(row(x), x)).id("versions-" + name);
             }
-            event.process(x -> relay.events().settle(row(x), cycle(x), x)).id("event-" + name)
-                    .end()
-                    .process(x -> x.getMessage().setBody(relay.publish(cycle(x)))).id("publish-" + name)
-                    .process(x -> relay.mark(cycle(x), x.getMessage().getBody(PublishResult.class))).id("mark-" + name);
+            return event.process(x -> relay.events().settle(row(x), cycle(x), x)).id("event-" + name).end();
         }
     }
 }

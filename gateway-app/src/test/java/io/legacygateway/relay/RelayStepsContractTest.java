@@ -227,4 +227,26 @@ abstract class RelayStepsContractTest extends RelayTestSupport {
         assertThat(managed.getManagedProcessor("envelope-" + name).getExchangesCompleted()).isEqualTo(5);
         assertThat(managed.getManagedProcessor("publish-" + name).getExchangesCompleted()).isEqualTo(2);
     }
+
+    @Test
+    void cycleRouteWithoutStepsMakesEachBatchsEventsInOneProcessor() throws Exception {
+        String queue = unique("it.steps.none");
+        List<String> ids = new java.util.ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            ids.add(rows.insert("o-1", "OrderCreated", "{\"n\":" + i + "}"));
+        }
+        String name = unique("nosteps");
+        OutboxRelay relay = relay(name, "queue:" + queue, Map.of("batchSize", "3"));
+
+        assertThat(drain(relay)).isEqualTo(5);
+
+        ManagedCamelContext managed = camel.getCamelContextExtension().getContextPlugin(ManagedCamelContext.class);
+        assertThat(managed.getManagedProcessor("events-" + name).getExchangesCompleted()).isEqualTo(2);
+        assertThat(managed.getManagedProcessor("envelope-" + name)).isNull();
+        assertThat(managed.getManagedProcessor("each-event-" + name)).isNull();
+        assertThat(managed.getManagedProcessor("mark-" + name).getExchangesCompleted()).isEqualTo(2);
+        assertThat(broker.drain(queue)).extracting(m -> QueueProbe.property(m, EnvelopeMessages.ID))
+                .containsExactlyElementsOf(ids);
+        assertThat(ids).allSatisfy(id -> assertThat(rows.status(id)).isEqualTo("PUBLISHED"));
+    }
 }
