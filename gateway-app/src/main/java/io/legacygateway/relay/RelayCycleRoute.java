@@ -20,7 +20,7 @@ import org.apache.camel.support.ExpressionAdapter;
  * could show).
  *
  * <p>The timer route ({@link OutboxRelayTemplate}) runs the drain, which sends one exchange per cycle here from
- * inside the cycle's database transaction; the route runs on that thread ({@code direct:}, a sequential split), and
+ * inside the cycle's database transaction; the route runs on that thread ({@code direct:}, and a sequential split where steps are configured), and
  * {@link RelayCycle#requireOwnThread} refuses a step that left it. The route has no error handler: a failure of
  * claim, publish or mark is thrown back to the drain, which rolls the cycle back. A failure of one row's steps is
  * that row's ({@link RelaySteps}).
@@ -194,8 +194,8 @@ public final class RelayCycleRoute {
                     }).id("claim-" + name);
             ProcessorDefinition<?> events;
             if (steps.none()) {
-                // nothing to show per event: a split's sub-exchange per row cost more of the relay's CPU than the
-                // row's envelope (flight recording of 4 December 2026)
+                // nothing to show per event: the split's exchange per row cost 5-10 µs of the gateway's CPU per
+                // event at batch 100 (docs/benchmarks.md, 4 December 2026)
                 events = claimed.process(x -> relay.events().envelopeAll(cycle(x))).id("events-" + name);
             } else {
                 events = eachEvent(claimed.split(new RowsExpression()).id("each-event-" + name), steps);
