@@ -20,10 +20,10 @@ import org.apache.camel.support.ExpressionAdapter;
  * could show).
  *
  * <p>The timer route ({@link OutboxRelayTemplate}) runs the drain, which sends one exchange per cycle here from
- * inside the cycle's database transaction; the route runs on that thread ({@code direct:}, and a sequential split where steps are configured), and
- * {@link RelayCycle#requireOwnThread} refuses a step that left it. The route has no error handler: a failure of
- * claim, publish or mark is thrown back to the drain, which rolls the cycle back. A failure of one row's steps is
- * that row's ({@link RelaySteps}).
+ * inside the cycle's database transaction; the route runs on that thread ({@code direct:}, and a sequential split
+ * where steps are configured), and {@link RelayCycle#requireOwnThread} refuses a step that left it. The route has
+ * no error handler: a failure of claim, publish or mark is thrown back to the drain, which rolls the cycle back. A
+ * failure of one row's steps is that row's ({@link RelaySteps}).
  *
  * <p>The route is added once the Camel context has started (routes of steps must exist for the startup check of
  * {@link RelaySteps#forbidden}), or, for a relay created later (a route edit), with its first cycle; it is removed

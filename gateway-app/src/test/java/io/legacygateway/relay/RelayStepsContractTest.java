@@ -13,6 +13,7 @@ import jakarta.jms.TextMessage;
 import java.nio.charset.StandardCharsets;
 import java.sql.Timestamp;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.apache.camel.CamelContext;
@@ -26,7 +27,8 @@ import org.springframework.test.context.ActiveProfiles;
 /**
  * Steps of a relay, per kind, on every database: a transform replaces the data (golden envelope), a filter marks and
  * counts what it drops, a step that throws parks only its own row, a route step changes type, version and
- * destination, a step route that publishes is refused, and the cycle route shows each step with its event count.
+ * destination, a step route that publishes is refused, and the cycle route shows each step with its event count (a
+ * relay without steps: one processor per batch).
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.NONE)
 @ActiveProfiles("test")
@@ -231,7 +233,7 @@ abstract class RelayStepsContractTest extends RelayTestSupport {
     @Test
     void cycleRouteWithoutStepsMakesEachBatchsEventsInOneProcessor() throws Exception {
         String queue = unique("it.steps.none");
-        List<String> ids = new java.util.ArrayList<>();
+        List<String> ids = new ArrayList<>();
         for (int i = 0; i < 5; i++) {
             ids.add(rows.insert("o-1", "OrderCreated", "{\"n\":" + i + "}"));
         }
