@@ -156,7 +156,7 @@ class PostgresClaimBehindABacklogWithStatisticsOfAnEmptyOutboxTest {
                         String.class),
                 OutboxStatements.Param.LAST_ORDER, expected.get(expected.size() - 1),
                 OutboxStatements.Param.LIMIT, 3 * BATCH + 1);
-        for (String name : List.of("waitingUpTo", "firstFailedBefore")) {
+        for (String name : List.of("waitingCountUpTo", "waitingUpTo", "firstFailedBefore")) {
             OutboxStatements.Statement statement = store.statements().get(name);
             assertThat(pages(statement.sql(check), statement.values(check)))
                     .as("pages the ordering check's %s touched in a table of %,d rows", name, HISTORY + BACKLOG)

@@ -8,6 +8,11 @@ SELECT "seq", "id", "aggregate_type", "aggregate_id", "event_type", "event_versi
 --   4: the cycle's time as next_retry_at takes it [now]
 --   5: the most rows to return [limit]
 
+-- waitingCountUpTo
+SELECT COUNT(*) FROM (SELECT 1 AS gw_one FROM "outbox" WHERE (("outbox"."status" = 'PENDING') AND ("outbox"."seq" <= ?)) ORDER BY "seq" FETCH FIRST ? ROWS ONLY) gw_c
+--   1: the order of the last claimed row [last_order]
+--   2: the most rows to return [limit]
+
 -- waitingUpTo
 SELECT "outbox"."aggregate_id", "outbox"."seq", CAST("outbox"."seq" AS VARCHAR2(255)) AS gw_key_text FROM "outbox" WHERE (((("outbox"."status" = 'PENDING') AND (NOT (EXISTS (SELECT 1 FROM "gateway_outbox_rejection" gw_r WHERE gw_r.source_table = ? AND gw_r.row_key = CAST("outbox"."seq" AS VARCHAR2(255)) AND gw_r.state = 'FAILED'))))) AND ("outbox"."seq" <= ?)) ORDER BY "seq" FETCH FIRST ? ROWS ONLY
 --   1: source of the log's entries = 'legacy/outbox'

@@ -10,6 +10,11 @@ SELECT [evt_no], [ref_no], [evt_kind], [body], [created], CAST([evt_queue].[evt_
 --   6: the cycle's time as the log takes it [now]
 --   7: the most rows to return [limit]
 
+-- waitingCountUpTo
+SELECT COUNT(*) FROM (SELECT 1 AS gw_one FROM [evt_queue] WHERE [evt_queue].[evt_no] <= ? ORDER BY [evt_no] OFFSET 0 ROWS FETCH NEXT ? ROWS ONLY) gw_c
+--   1: the order of the last claimed row [last_order]
+--   2: the most rows to return [limit]
+
 -- waitingUpTo
 SELECT [evt_queue].[ref_no], [evt_queue].[evt_no], CAST([evt_queue].[evt_no] AS NVARCHAR(255)) AS gw_key_text FROM [evt_queue] WHERE ((NOT (EXISTS (SELECT 1 FROM [gateway_outbox_rejection] gw_r WHERE gw_r.source_table = ? AND gw_r.row_key = CAST([evt_queue].[evt_no] AS NVARCHAR(255)) AND gw_r.state = 'FAILED'))) AND ([evt_queue].[evt_no] <= ?)) ORDER BY [evt_no] OFFSET 0 ROWS FETCH NEXT ? ROWS ONLY
 --   1: source of the log's entries = 'legacy/evt_queue'

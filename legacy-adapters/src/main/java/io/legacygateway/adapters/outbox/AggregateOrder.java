@@ -24,6 +24,7 @@ final class AggregateOrder {
     private final Dialect dialect;
     private final OutboxMapping mapping;
     private final OutboxStatements.Statement check;
+    private final OutboxStatements.Statement waitingCountUpTo;
     private final OutboxStatements.Statement waitingUpTo;
     /** {@code BLOCK_AGGREGATE}: the first FAILED row per claimed aggregate; {@code null} otherwise. */
     private final OutboxStatements.Statement failedBefore;
@@ -33,6 +34,7 @@ final class AggregateOrder {
         this.dialect = dialect;
         this.mapping = mapping;
         this.check = statements.get("firstWaitingNotHeld");
+        this.waitingCountUpTo = statements.get("waitingCountUpTo");
         this.waitingUpTo = statements.get("waitingUpTo");
         this.failedBefore = statements.find("firstFailedBefore").orElse(null);
     }
@@ -44,13 +46,19 @@ final class AggregateOrder {
      * Concurrent claims can interleave (relay one holds rows 1 and 3 of an aggregate, relay two row 2), so the check is
      * against the first waiting row not held here, not only against the aggregate's first waiting row.
      *
-     * <p>Two steps. First the waiting rows up to the claim's last, in outbox order, at most {@link #readBound} of
-     * them (one constant statement): all of them the claim's own is what a single relay draining in order finds in
-     * nearly every cycle; otherwise, when the read was not cut short (another relay's batch ahead of this one, a few
-     * rows not due yet), the first waiting row not held per aggregate is taken from those rows. Only when more rows wait
-     * ahead than the bound does the per-aggregate statement run (two bind lists of the batch's size: planned anew in
-     * each cycle, a range read per aggregate). With {@code blockAggregate} a third statement reads the claimed
-     * aggregates' first FAILED rows before the claim's last (a range of the aggregate index each).
+     * <p>Up to three steps. First a count of the rows up to the claim's last that read waiting on the row itself
+     * ({@code waitingCountUpTo}, up to one more than the claim holds there: the claim's index alone answers it, no
+     * row is returned): when it is the
+     * number of claimed rows there, every waiting row ahead is the claim's own and nothing can wait, which is what a
+     * single relay draining in order finds in nearly every cycle. The count includes rows parked in the log (their row
+     * still reads waiting), so it can only be too high, never too low: a higher count runs the next step, it never
+     * skips a row that waits. Then the waiting rows up to the claim's last, in outbox order, at most
+     * {@link #readBound} of them (one constant statement): when the read was not cut short (another relay's batch
+     * ahead of this one, a few rows not due yet), the first waiting row not held per aggregate is taken from those
+     * rows. Only when more rows wait ahead than the bound does the per-aggregate statement run (two bind lists of the
+     * batch's size: planned anew in each cycle, a range read per aggregate). With {@code blockAggregate} another
+     * statement reads the claimed aggregates' first FAILED rows before the claim's last (a range of the aggregate
+     * index each).
      */
     Set<OutboxRow> behindOtherRows(List<OutboxRow> claimed) {
         Map<String, List<OutboxRow>> byAggregate = new HashMap<>();
@@ -90,8 +98,9 @@ final class AggregateOrder {
     }
 
     /**
-     * The first waiting row not held per claimed aggregate, from the waiting rows up to {@code last} (the check's first
-     * step), or {@code null} when more than {@link #readBound} rows wait there.
+     * The first waiting row not held per claimed aggregate: none when only the claim's own rows wait up to
+     * {@code last} (the check's first step), else from the waiting rows up to it (the second step), or {@code null}
+     * when more than {@link #readBound} rows wait there.
      */
     private Map<String, Object> waitingAhead(Object last, List<OutboxRow> claimed,
                                              Map<String, List<OutboxRow>> byAggregate, ColumnKind orderKind) {
@@ -100,6 +109,9 @@ final class AggregateOrder {
             if (r.order() != null && orderKind.compare(r.order(), last) <= 0) {
                 held.add(r.keyText());
             }
+        }
+        if (onlyHeldRowsWaitUpTo(last, held.size())) {
+            return new HashMap<>();
         }
         int bound = readBound(held.size());
         Map<Param, Object> values = Map.of(Param.LAST_ORDER, ColumnKind.bindable(last, dialect.bindsUuidAsText()),
@@ -118,7 +130,19 @@ final class AggregateOrder {
     }
 
     /**
-     * How many waiting rows the first step reads: the claim's own up to its last, and room for as many again twice
+     * Whether the rows up to the claim's last that read waiting on the row are exactly the {@code held} ones: counted
+     * up to one more than that, so that a long run of rows ahead (waiting for their retry, parked in the log) costs no
+     * more than the claim's own.
+     */
+    private boolean onlyHeldRowsWaitUpTo(Object last, int held) {
+        Map<Param, Object> values = Map.of(Param.LAST_ORDER, ColumnKind.bindable(last, dialect.bindsUuidAsText()),
+                Param.LIMIT, held + 1);
+        Long counted = jdbc.queryForObject(waitingCountUpTo.sql(values), Long.class, waitingCountUpTo.values(values));
+        return counted != null && counted == held;
+    }
+
+    /**
+     * How many waiting rows the second step reads: the claim's own up to its last, and room for as many again twice
      * (another relay's batch ahead of this one, rows not due yet), plus one to tell a full read from a cut one.
      */
     static int readBound(int held) {

@@ -110,17 +110,26 @@ final class OutboxConditions {
 
     /** A row waiting to be published (also while it waits for a retry); never one parked in the log. */
     Fragment pending(String t) {
-        Fragment waiting = switch (mode) {
-            case STATUS -> statusIs(t, mapping.pendingValue(), "pending status");
-            case TIMESTAMP -> Fragment.of(condition("condition.isNull", col(t, PUBLISHED_AT)));
-            case DELETE -> null;
-            case ZERO_WRITE -> throw new IllegalStateException();
-        };
+        Fragment waiting = waitingOnRow(t);
         if (lastResort == null) {
             return waiting;
         }
         Fragment notParked = lastResort.failed(keyText(t)).not();
         return waiting == null ? notParked : waiting.and(notParked);
+    }
+
+    /**
+     * What the row itself says of a waiting row, without the log: the pending status (STATUS), no published time
+     * (TIMESTAMP); {@code null} in DELETE mode, where every row waits. Every pending row matches it, and so does a row
+     * parked in the log (its row still reads waiting): a count of it is at least the count of pending rows.
+     */
+    Fragment waitingOnRow(String t) {
+        return switch (mode) {
+            case STATUS -> statusIs(t, mapping.pendingValue(), "pending status");
+            case TIMESTAMP -> Fragment.of(condition("condition.isNull", col(t, PUBLISHED_AT)));
+            case DELETE -> null;
+            case ZERO_WRITE -> throw new IllegalStateException();
+        };
     }
 
     /**

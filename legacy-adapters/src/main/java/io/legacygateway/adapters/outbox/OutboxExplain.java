@@ -103,6 +103,8 @@ public final class OutboxExplain {
                     dialect.bindsUuidAsText()));
             check.put(Param.CLAIMED, keys);
             check.put(Param.LIMIT, AggregateOrder.readBound(keys.size()));
+            plans.add(plan(jdbc, dialect, statements.get("waitingCountUpTo"), check,
+                    "up to the last of the first " + examples.size() + " waiting rows"));
             plans.add(plan(jdbc, dialect, statements.get("waitingUpTo"), check,
                     "up to the last of the first " + examples.size() + " waiting rows"));
             plans.add(plan(jdbc, dialect, statements.get("firstWaitingNotHeld"), check,

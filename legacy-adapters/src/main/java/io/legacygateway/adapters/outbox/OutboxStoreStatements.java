@@ -71,10 +71,17 @@ final class OutboxStoreStatements {
                 "claimable", claimable.sql(), "order", order), binds(claimable, Bind.of(Param.LIMIT))));
 
         Fragment waiting = c.pending(table);
-        // the ordering check's first step: the waiting rows up to the claim's last, in outbox order, a bounded number
+        Fragment atMost = Fragment.of(c.condition("condition.atMost", c.col(table, ORDER)), Bind.of(Param.LAST_ORDER));
+        // the ordering check's first step: how many rows up to the claim's last read waiting on the row itself (parked
+        // ones included), counted up to a bound, from the claim's index alone (AggregateOrder)
+        Fragment onRow = c.waitingOnRow(table);
+        Fragment countedUpTo = onRow == null ? atMost : onRow.and(atMost);
+        b.add("waitingCountUpTo", new Fragment(sql("outbox.countOf", "select", sql("outbox.select.first",
+                "columns", "1 AS gw_one", "table", table, "condition", countedUpTo.sql(), "order", order)),
+                binds(countedUpTo, Bind.of(Param.LIMIT))));
+        // its second step: the waiting rows up to the claim's last, in outbox order, a bounded number
         // (AggregateOrder), with what the check compares: aggregate, order, key as the claim's rows carry it
-        Fragment upTo = waiting.and(Fragment.of(c.condition("condition.atMost", c.col(table, ORDER)),
-                Bind.of(Param.LAST_ORDER)));
+        Fragment upTo = waiting == null ? atMost : waiting.and(atMost);
         String checked = String.join(", ", c.col(table, AGGREGATE_ID), c.col(table, ORDER),
                 c.keyText(table) + " AS gw_key_text");
         b.add("waitingUpTo", new Fragment(sql("outbox.select.first", "columns", checked, "table", table,

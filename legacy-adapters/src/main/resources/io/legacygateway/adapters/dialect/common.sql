@@ -86,6 +86,11 @@ SELECT {columns} FROM {table} WHERE {condition} AND {keyText} IN ({keys})
 -- binds: the condition's binds
 SELECT COUNT(*) FROM {table} WHERE {condition}
 
+-- name: outbox.countOf
+-- How many rows a bounded read ({select}, an outbox.select.first) returns: it stops at its limit, however many match.
+-- binds: the read's
+SELECT COUNT(*) FROM ({select}) gw_c
+
 -- name: retention.delete
 -- Keyed delete of one bounded batch; the condition is checked again so that a row changed since it was selected
 -- stays. binds: the keys, the condition's binds

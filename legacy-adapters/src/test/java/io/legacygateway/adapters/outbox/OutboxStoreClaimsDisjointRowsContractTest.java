@@ -6,11 +6,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.core.PreparedStatementCreator;
+import org.springframework.jdbc.core.PreparedStatementSetter;
+import org.springframework.jdbc.core.ResultSetExtractor;
+import org.springframework.jdbc.core.SqlProvider;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -127,6 +133,59 @@ abstract class OutboxStoreClaimsDisjointRowsContractTest extends OutboxStoreCont
             assertThat(keysOf(second.get(0))).containsExactly(keys.get(ahead + 1), keys.get(ahead + 2));
             assertThat(keysOf(second.get(1))).as("x's later row waits for the row the first relay holds")
                     .containsExactly(keys.get(ahead + 1));
+        }
+    }
+
+    /**
+     * The ordering check's first step: a relay that holds every waiting row up to its last (alone, draining in order)
+     * learns it from one count and reads no row; with an earlier row of a claimed aggregate held by another relay the
+     * count is higher, and the check reads the waiting rows and holds the later row back.
+     */
+    @ParameterizedTest
+    @EnumSource(value = MarkMode.class, names = {"STATUS", "TIMESTAMP", "DELETE"})
+    void aRelayThatHoldsEveryWaitingRowUpToItsLastChecksTheOrderWithOneCount(MarkMode mode) throws Exception {
+        OutboxStore store = outbox.store(mode, true, false);
+        List<Long> keys = outbox.insert(mode, "x", "y", "x", "z");
+        Map<String, String> byText = Map.of(store.statements().get("waitingCountUpTo").sql(), "waitingCountUpTo",
+                store.statements().get("waitingUpTo").sql(), "waitingUpTo");
+        List<String> ran = new ArrayList<>();
+        AggregateOrder check = new AggregateOrder(new RecordingJdbc(schema.jdbc(), byText, ran), schema.dialect(),
+                store.mapping(), store.statements());
+
+        Set<OutboxRow> alone = schema.inTransaction(tx -> check.behindOtherRows(store.claim(10, T0)));
+
+        assertThat(alone).isEmpty();
+        assertThat(ran).containsExactly("waitingCountUpTo");
+
+        ran.clear();
+        Claims<List<List<OutboxRow>>> both = whileOneHolds(store, 1, s -> {
+            List<OutboxRow> claimed = s.claim(10, T0);
+            return List.of(claimed, List.copyOf(check.behindOtherRows(claimed)));
+        });
+        if (skipsOnlyTheHeldRows(mode)) {
+            assertThat(ran).containsExactly("waitingCountUpTo", "waitingUpTo");
+            assertThat(keysOf(both.second().get(1))).as("x's later row waits for the row the first relay holds")
+                    .containsExactly(keys.get(2));
+        }
+    }
+
+    /** A JdbcTemplate on the test's database that names the ordering check's statements it runs. */
+    private static final class RecordingJdbc extends JdbcTemplate {
+        private final Map<String, String> names;
+        private final List<String> ran;
+
+        RecordingJdbc(JdbcTemplate of, Map<String, String> names, List<String> ran) {
+            super(of.getDataSource());
+            this.names = names;
+            this.ran = ran;
+        }
+
+        @Override
+        public <T> T query(PreparedStatementCreator psc, PreparedStatementSetter pss, ResultSetExtractor<T> rse) {
+            if (psc instanceof SqlProvider p) {
+                ran.add(names.getOrDefault(p.getSql(), p.getSql()));
+            }
+            return super.query(psc, pss, rse);
         }
     }
 }
