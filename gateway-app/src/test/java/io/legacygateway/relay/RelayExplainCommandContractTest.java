@@ -82,10 +82,11 @@ abstract class RelayExplainCommandContractTest {
     void printsEveryStatementWithItsBindsAndThePlansOfClaimCheckAndMark() throws Exception {
         insertPending(5);
         Run run = explain();
-        assertThat(run.output()).contains("-- claim\n", "-- waitingCountUpTo\n", "-- firstWaitingNotHeld\n", "-- markPublished\n",
-                "-- recordFailure.retry\n", "-- recordFailure.parked\n", "-- waiting\n",
+        assertThat(run.output()).contains("-- claim\n", "-- waitingCountUpTo\n", "-- firstWaitingNotHeld\n",
+                "-- markPublished\n", "-- recordFailure.retry\n", "-- recordFailure.parked\n", "-- waiting\n",
                 "the most rows to return [limit]", "the rows' keys (one ? each) [keys]",
-                "-- plan of claim (example binds: now ", "-- plan of waitingCountUpTo", "-- plan of firstWaitingNotHeld",
+                "-- plan of claim (example binds: now ", "-- plan of waitingCountUpTo",
+                "-- plan of firstWaitingNotHeld",
                 "-- plan of markPublished (example binds: the keys of the first 5 waiting rows)", "claim index: ");
         assertThat(run.output()).as("the claim as the cycle runs it").contains("FOR UPDATE SKIP LOCKED");
     }

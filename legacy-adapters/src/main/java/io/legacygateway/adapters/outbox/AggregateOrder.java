@@ -47,18 +47,17 @@ final class AggregateOrder {
      * against the first waiting row not held here, not only against the aggregate's first waiting row.
      *
      * <p>Up to three steps. First a count of the rows up to the claim's last that read waiting on the row itself
-     * ({@code waitingCountUpTo}, up to one more than the claim holds there: the claim's index alone answers it, no
-     * row is returned): when it is the
-     * number of claimed rows there, every waiting row ahead is the claim's own and nothing can wait, which is what a
-     * single relay draining in order finds in nearly every cycle. The count includes rows parked in the log (their row
-     * still reads waiting), so it can only be too high, never too low: a higher count runs the next step, it never
-     * skips a row that waits. Then the waiting rows up to the claim's last, in outbox order, at most
-     * {@link #readBound} of them (one constant statement): when the read was not cut short (another relay's batch
-     * ahead of this one, a few rows not due yet), the first waiting row not held per aggregate is taken from those
-     * rows. Only when more rows wait ahead than the bound does the per-aggregate statement run (two bind lists of the
-     * batch's size: planned anew in each cycle, a range read per aggregate). With {@code blockAggregate} another
-     * statement reads the claimed aggregates' first FAILED rows before the claim's last (a range of the aggregate
-     * index each).
+     * ({@code waitingCountUpTo}, counted up to one more than the claim holds there, through the claim's index, no row
+     * returned): when it is the number of claimed rows there, every waiting row ahead is the claim's own and nothing
+     * can wait, which is what a single relay draining in order finds in nearly every cycle. The count includes rows
+     * parked in the log (their row still reads waiting), so it can only be too high, never too low: a higher count
+     * runs the next step, it never skips a row that waits. Then the waiting rows up to the claim's last, in outbox
+     * order, at most {@link #readBound} of them (one constant statement): when the read was not cut short (another
+     * relay's batch ahead of this one, a few rows not due yet), the first waiting row not held per aggregate is taken
+     * from those rows. Only when more rows wait ahead than the bound does the per-aggregate statement run (two bind
+     * lists of the batch's size: planned anew in each cycle, a range read per aggregate). With {@code blockAggregate}
+     * another statement reads the claimed aggregates' first FAILED rows before the claim's last (a range of the
+     * aggregate index each).
      */
     Set<OutboxRow> behindOtherRows(List<OutboxRow> claimed) {
         Map<String, List<OutboxRow>> byAggregate = new HashMap<>();
