@@ -5,7 +5,6 @@ import io.legacygateway.adapters.outbox.AttemptLog.Attempt;
 import io.legacygateway.adapters.outbox.AttemptLog.MarkState;
 import io.legacygateway.adapters.outbox.AttemptLog.Observation;
 import java.sql.PreparedStatement;
-import java.sql.SQLException;
 import java.sql.Types;
 import java.util.Arrays;
 import java.util.Collections;
@@ -27,14 +26,8 @@ final class AttemptWrites {
     /** Binds per attempt in {@code attempt.insertRows}. */
     private static final int BINDS_PER_ROW = 9;
 
-    /**
-     * One statement of a log transaction; with {@code perRow} &gt; 0 a JDBC batch of it, {@code perRow} binds per
-     * execution.
-     */
-    record Statement(String sql, int perRow, Object[] binds) {
-        Statement(String sql, Object... binds) {
-            this(sql, 0, binds);
-        }
+    /** One statement of a log transaction. */
+    record Statement(String sql, Object... binds) {
     }
 
     /** A committed or rolled-back cycle's finish, to write with the next log transaction or at once. */
@@ -67,17 +60,12 @@ final class AttemptWrites {
 
     /**
      * The inserts of a cycle's attempts at {@code time}, bound as the column takes it: one statement of arrays where the
-     * dialect has {@code attempt.insertColumns} (PostgreSQL), one JDBC batch where it has {@code attempt.insertBatch}
-     * (MariaDB), else multi-row inserts of as many rows as the dialect's binds per statement allow (one statement for
-     * a whole batch, but on SQL Server 222 rows each).
+     * dialect has {@code attempt.insertColumns} (PostgreSQL), else multi-row inserts of as many rows as the dialect's
+     * binds per statement allow (one statement for a whole batch, but on SQL Server 222 rows each).
      */
     void insert(String cycle, List<Attempt> attempts, Object time, List<Statement> out) {
         if (tables.dialect().has("attempt.insertColumns")) {
             out.add(insertColumns(cycle, attempts, time));
-            return;
-        }
-        if (tables.dialect().has("attempt.insertBatch")) {
-            out.add(new Statement(tables.sql("attempt.insertBatch"), BINDS_PER_ROW, binds(cycle, attempts, time)));
             return;
         }
         int rows = tables.dialect().maxBindsPerStatement() / BINDS_PER_ROW;
@@ -108,11 +96,6 @@ final class AttemptWrites {
     private Statement insertRows(String cycle, List<Attempt> attempts, Object time) {
         String sql = insertSql.computeIfAbsent(attempts.size(), n -> tables.sql("attempt.insertRows",
                 Map.of("rows", String.join(", ", Collections.nCopies(n, "(?, ?, ?, ?, ?, ?, ?, ?, ?)")))));
-        return new Statement(sql, binds(cycle, attempts, time));
-    }
-
-    /** The binds of these attempts, {@value #BINDS_PER_ROW} per attempt in the insert's column order. */
-    private Object[] binds(String cycle, List<Attempt> attempts, Object time) {
         Object[] binds = new Object[attempts.size() * BINDS_PER_ROW];
         int i = 0;
         for (Attempt a : attempts) {
@@ -126,7 +109,7 @@ final class AttemptWrites {
             binds[i++] = a.observation().name();
             binds[i++] = RejectionLog.truncate(a.detail(), DETAIL);
         }
-        return binds;
+        return new Statement(sql, binds);
     }
 
     /**
@@ -173,8 +156,7 @@ final class AttemptWrites {
      */
     void write(List<Statement> statements) {
         List<Statement> run = statements;
-        if (statements.size() > 1 && tables.dialect().has("attempt.joinStatements")
-                && statements.stream().allMatch(st -> st.perRow() == 0)) {
+        if (statements.size() > 1 && tables.dialect().has("attempt.joinStatements")) {
             String separator = tables.dialect().sql("attempt.joinStatements", Map.of()) + " ";
             run = List.of(new Statement(String.join(separator, statements.stream().map(Statement::sql).toList()),
                     statements.stream().flatMap(st -> Arrays.stream(st.binds())).toArray()));
@@ -184,31 +166,17 @@ final class AttemptWrites {
             for (Statement st : all) {
                 try (PreparedStatement ps = c.prepareStatement(st.sql())) {
                     Object[] binds = st.binds();
-                    if (st.perRow() == 0) {
-                        bind(ps, binds, 0, binds.length);
-                        ps.execute();
-                        continue;
+                    for (int i = 0; i < binds.length; i++) {
+                        if (binds[i] == null) {
+                            ps.setNull(i + 1, Types.VARCHAR); // every nullable bind is text
+                        } else {
+                            ps.setObject(i + 1, binds[i]);
+                        }
                     }
-                    for (int from = 0; from < binds.length; from += st.perRow()) {
-                        bind(ps, binds, from, st.perRow());
-                        ps.addBatch();
-                    }
-                    ps.executeBatch();
+                    ps.execute();
                 }
             }
             return null;
         }));
-    }
-
-    /** Binds {@code count} values from {@code from} as the statement's parameters 1..count. */
-    private static void bind(PreparedStatement ps, Object[] binds, int from, int count) throws SQLException {
-        for (int i = 0; i < count; i++) {
-            Object value = binds[from + i];
-            if (value == null) {
-                ps.setNull(i + 1, Types.VARCHAR); // every nullable bind is text
-            } else {
-                ps.setObject(i + 1, value);
-            }
-        }
     }
 }

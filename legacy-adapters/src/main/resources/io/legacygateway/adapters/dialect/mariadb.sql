@@ -77,11 +77,3 @@ CREATE INDEX {index} ON {table} ({publishedAt}, {order})
 
 -- name: advice.pendingIndex.delete
 CREATE INDEX {index} ON {table} ({order})
-
--- name: attempt.insertBatch
--- A cycle's attempts as one JDBC batch of this single-row insert (AttemptWrites), instead of attempt.insertRows: the
--- driver sends the batch as one bulk command that the server parses once; the multi-row insert's text of nine
--- literals per attempt cost the server half as much again per attempt (7.2-7.7 against 4.8-5.4 µs of its CPU, 500
--- attempts per transaction, 5 December 2026). binds, per attempt: relay, cycle id, row key, event id, aggregate key,
--- attempted at, instance, observation, detail
-INSERT INTO {attempts} (relay, cycle_id, row_key, event_id, aggregate_key, attempted_at, instance, observation, detail) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
