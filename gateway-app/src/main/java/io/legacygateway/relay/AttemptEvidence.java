@@ -11,9 +11,11 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -31,8 +33,15 @@ final class AttemptEvidence implements AutoCloseable {
 
     private final String relay;
     private final AttemptLog attempts;
+    /**
+     * How long after a drain the last cycle's finish waits for the next cycle's insert to carry it before it is
+     * written on its own: a relay woken at short intervals (NOTIFY at a steady rate) then writes one log transaction
+     * per cycle, not two, and never waits for the second.
+     */
+    static final long IDLE_FLUSH_DELAY_MILLIS = 100;
+
     /** Writes each cycle's attempts while its batch is sent (one write at a time, in cycle order). */
-    private final ExecutorService writer;
+    private final ScheduledExecutorService writer;
     /** The cycle whose attempts are in the attempt log (cycles of one relay run one at a time). */
     private String loggedCycle;
     /** What the broker answered in that cycle, written to the log with the mark state after the transaction. */
@@ -42,7 +51,7 @@ final class AttemptEvidence implements AutoCloseable {
     AttemptEvidence(String relay, AttemptLog attempts) {
         this.relay = relay;
         this.attempts = attempts;
-        this.writer = Executors.newSingleThreadExecutor(task -> {
+        this.writer = Executors.newSingleThreadScheduledExecutor(task -> {
             Thread t = new Thread(task, "relay-" + relay + "-attempt-log");
             t.setDaemon(true);
             return t;
@@ -102,7 +111,23 @@ final class AttemptEvidence implements AutoCloseable {
         record(() -> attempts.finished(logged, answer, committed, parkedKeys), logged);
     }
 
-    /** Writes the log's unwritten finish (the relay goes idle or closes). */
+    /**
+     * The drain ended: the log's unwritten finish is written on the log thread {@link #IDLE_FLUSH_DELAY_MILLIS} later,
+     * unless the next cycle's insert has carried it by then. A process killed meanwhile leaves that cycle's attempts
+     * SENT/NONE, as one killed between two cycles does (see {@link AttemptLog}).
+     */
+    void flushWhenIdle() {
+        if (attempts == null) {
+            return;
+        }
+        try {
+            writer.schedule(() -> record(attempts::flush, "(last)"), IDLE_FLUSH_DELAY_MILLIS, TimeUnit.MILLISECONDS);
+        } catch (RejectedExecutionException closed) {
+            flush();
+        }
+    }
+
+    /** Writes the log's unwritten finish now (the relay closes). */
     void flush() {
         if (attempts != null) {
             record(attempts::flush, "(last)");

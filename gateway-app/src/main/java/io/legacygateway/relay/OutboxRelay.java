@@ -189,7 +189,7 @@ public final class OutboxRelay implements Processor, AutoCloseable {
         } finally {
             cycles.unlock();
         }
-        evidence.flush(); // no next cycle's insert carries the last finish: the relay goes idle
+        evidence.flushWhenIdle(); // unless a next cycle's insert carries the last finish soon, it is written alone
         return total;
     }
 

@@ -34,7 +34,8 @@ import org.springframework.transaction.support.TransactionTemplate;
  * commit), and stay recorded when the cycle then rolls back or the process dies between publish and mark, which is
  * exactly the evidence a reconciliation needs. The broker's answer and the mark state of a committed cycle
  * ({@link #finished}) are kept in memory and written in the transaction of the next cycle's insert, before that
- * insert; when no next cycle follows (the relay goes idle, stops, or fails) {@link #flush} writes them, and every
+ * insert; when no next cycle follows (the relay goes idle, stops, or fails) {@link #flush} writes them (the relay
+ * calls it on its log thread shortly after it goes idle, so that a cycle that follows soon carries it), and every
  * reader of this log flushes first. A rolled-back cycle's finish is written at once. An attempt whose answer or mark
  * was never recorded (the process died before its finish was written) reads as {@link Observation#SENT} /
  * {@link MarkState#NONE}: it may have reached the broker; a relay killed between two cycles therefore leaves the last
