@@ -31,8 +31,6 @@ final class AttemptEvidence implements AutoCloseable {
     /** The relay's logger: these lines are the relay's. */
     private static final Logger log = LoggerFactory.getLogger(OutboxRelay.class);
 
-    private final String relay;
-    private final AttemptLog attempts;
     /**
      * How long after a drain the last cycle's finish waits for the next cycle's insert to carry it before it is
      * written on its own: a relay woken at short intervals (NOTIFY at a steady rate) then writes one log transaction
@@ -40,6 +38,8 @@ final class AttemptEvidence implements AutoCloseable {
      */
     static final long IDLE_FLUSH_DELAY_MILLIS = 100;
 
+    private final String relay;
+    private final AttemptLog attempts;
     /** Writes each cycle's attempts while its batch is sent (one write at a time, in cycle order). */
     private final ScheduledExecutorService writer;
     /** The cycle whose attempts are in the attempt log (cycles of one relay run one at a time). */
