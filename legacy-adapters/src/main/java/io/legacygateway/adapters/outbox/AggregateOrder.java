@@ -109,12 +109,12 @@ final class AggregateOrder {
                 held.add(r.keyText());
             }
         }
-        if (onlyHeldRowsWaitUpTo(last, held.size())) {
+        Object lastBound = ColumnKind.bindable(last, dialect.bindsUuidAsText());
+        if (onlyHeldRowsWaitUpTo(lastBound, held.size())) {
             return new HashMap<>();
         }
         int bound = readBound(held.size());
-        Map<Param, Object> values = Map.of(Param.LAST_ORDER, ColumnKind.bindable(last, dialect.bindsUuidAsText()),
-                Param.LIMIT, bound);
+        Map<Param, Object> values = Map.of(Param.LAST_ORDER, lastBound, Param.LIMIT, bound);
         Map<String, Object> firstNotHeld = new HashMap<>();
         int[] read = {0};
         jdbc.query(waitingUpTo.sql(values), rs -> {
@@ -133,9 +133,8 @@ final class AggregateOrder {
      * up to one more than that, so that a long run of rows ahead (waiting for their retry, parked in the log) costs no
      * more than the claim's own.
      */
-    private boolean onlyHeldRowsWaitUpTo(Object last, int held) {
-        Map<Param, Object> values = Map.of(Param.LAST_ORDER, ColumnKind.bindable(last, dialect.bindsUuidAsText()),
-                Param.LIMIT, held + 1);
+    private boolean onlyHeldRowsWaitUpTo(Object lastBound, int held) {
+        Map<Param, Object> values = Map.of(Param.LAST_ORDER, lastBound, Param.LIMIT, held + 1);
         Long counted = jdbc.queryForObject(waitingCountUpTo.sql(values), Long.class, waitingCountUpTo.values(values));
         return counted != null && counted == held;
     }

@@ -81,7 +81,7 @@ final class OutboxStoreStatements {
                 binds(countedUpTo, Bind.of(Param.LIMIT))));
         // its second step: the waiting rows up to the claim's last, in outbox order, a bounded number
         // (AggregateOrder), with what the check compares: aggregate, order, key as the claim's rows carry it
-        Fragment upTo = waiting == null ? atMost : waiting.and(atMost);
+        Fragment upTo = waiting.and(atMost);
         String checked = String.join(", ", c.col(table, AGGREGATE_ID), c.col(table, ORDER),
                 c.keyText(table) + " AS gw_key_text");
         b.add("waitingUpTo", new Fragment(sql("outbox.select.first", "columns", checked, "table", table,
