@@ -78,8 +78,16 @@ abstract class InitializeSchemaCreatesOnlyWhatIsConfiguredContractTest {
 
     @Test
     void theDdlCommandPrintsScriptsThatRunOnAFreshSchema() throws Exception {
-        DataSource fresh = new DriverManagerDataSource(database().create(TestDatabase.uniqueName(getClass())),
-                database().username(), "");
+        String schema = TestDatabase.uniqueName(getClass());
+        try {
+            ddlOutputRunsOnAFreshSchema(new DriverManagerDataSource(database().create(schema),
+                    database().username(), ""));
+        } finally {
+            database().drop(schema);
+        }
+    }
+
+    private void ddlOutputRunsOnAFreshSchema(DataSource fresh) throws Exception {
         ByteArrayOutputStream printed = new ByteArrayOutputStream();
         int status = GatewayCli.execute(new DdlCommand(), List.of(Dialect.detect(fresh).id()),
                 new PrintStream(printed, true, StandardCharsets.UTF_8));
