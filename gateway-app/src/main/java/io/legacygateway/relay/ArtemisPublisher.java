@@ -60,6 +60,7 @@ public final class ArtemisPublisher implements EventPublisher {
     private Session transacted;
     private MessageProducer transactedProducer;
     private final BrokerAddresses addresses = new BrokerAddresses();
+    private final DuplicateIds.Digest duplicateIds = new DuplicateIds.Digest();
     /** Set by the connection's exception listener (another thread) when the broker connection failed. */
     private volatile boolean broken;
 
@@ -210,7 +211,7 @@ public final class ArtemisPublisher implements EventPublisher {
     }
 
     private void send(Session session, MessageProducer producer, OutboundEvent e) throws JMSException {
-        TextMessage m = EnvelopeMessages.toMessage(session, e.envelope(), e.json(), DuplicateIds.of(e), relay);
+        TextMessage m = EnvelopeMessages.toMessage(session, e.envelope(), e.json(), duplicateIds.of(e), relay);
         producer.send(addresses.destination(session, e), m, DeliveryMode.PERSISTENT, Message.DEFAULT_PRIORITY, 0L);
     }
 

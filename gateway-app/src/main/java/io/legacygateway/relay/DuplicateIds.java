@@ -51,14 +51,6 @@ final class DuplicateIds {
 
     private static final Logger log = LoggerFactory.getLogger(DuplicateIds.class);
     private static final int DIGEST_BYTES = 16;
-    /** One digest per thread (a relay's cycle thread): looked up once, reset by each {@code digest}. */
-    private static final ThreadLocal<MessageDigest> SHA256 = ThreadLocal.withInitial(() -> {
-        try {
-            return MessageDigest.getInstance("SHA-256");
-        } catch (NoSuchAlgorithmException impossible) {
-            throw new IllegalStateException(impossible);
-        }
-    });
 
     private final String relay;
     private final AttemptLog attempts;
@@ -72,10 +64,35 @@ final class DuplicateIds {
                 .tag("relay", relay).register(meters);
     }
 
-    /** The duplicate-detection id of this event: event id and a digest of its envelope as published. */
+    /**
+     * The duplicate-detection id of this event: event id and a digest of its envelope as published. Each call looks up
+     * a digest; a publisher uses its own {@link Digest}.
+     */
     static String of(OutboundEvent e) {
-        byte[] digest = SHA256.get().digest(e.json().getBytes(StandardCharsets.UTF_8));
-        return e.envelope().id() + "|sha256:" + HexFormat.of().formatHex(digest, 0, DIGEST_BYTES);
+        return new Digest().of(e);
+    }
+
+    /**
+     * Computes duplicate-detection ids with one SHA-256 digest, reset by each id. Not thread-safe: one per publisher,
+     * whose relay sends one batch at a time (a digest per thread cost a thread-local lookup per event, which a flight
+     * recording of the relay showed in 5 % of its thread's samples).
+     */
+    static final class Digest {
+        private final MessageDigest sha256;
+
+        Digest() {
+            try {
+                sha256 = MessageDigest.getInstance("SHA-256");
+            } catch (NoSuchAlgorithmException impossible) {
+                throw new IllegalStateException(impossible);
+            }
+        }
+
+        /** See {@link DuplicateIds#of}. */
+        String of(OutboundEvent e) {
+            byte[] digest = sha256.digest(e.json().getBytes(StandardCharsets.UTF_8));
+            return e.envelope().id() + "|sha256:" + HexFormat.of().formatHex(digest, 0, DIGEST_BYTES);
+        }
     }
 
     /**

@@ -42,6 +42,7 @@ final class XaArtemisPublisher implements EventPublisher {
     /** The relay's hooks before the branch prepares and commits ({@link RelayCycleHook#beforeBranchCommit}). */
     private final HookedBranch.Hooks hooks;
     private final BrokerAddresses addresses = new BrokerAddresses();
+    private final DuplicateIds.Digest duplicateIds = new DuplicateIds.Digest();
     private XAConnection connection;
     private XASession session;
     private MessageProducer producer;
@@ -90,7 +91,7 @@ final class XaArtemisPublisher implements EventPublisher {
                     }
                     continue;
                 }
-                TextMessage m = EnvelopeMessages.toMessage(s, e.envelope(), e.json(), DuplicateIds.of(e), relay);
+                TextMessage m = EnvelopeMessages.toMessage(s, e.envelope(), e.json(), duplicateIds.of(e), relay);
                 producer.send(addresses.destination(s, e), m, DeliveryMode.PERSISTENT, Message.DEFAULT_PRIORITY, 0L);
                 sent.add(e);
             }

@@ -49,6 +49,16 @@ class DuplicateIdsTest {
     }
 
     @Test
+    void aPublishersDigestGivesEachEventTheIdItWouldGetAlone() {
+        Instant t = Instant.parse("2026-11-30T08:00:00Z");
+        DuplicateIds.Digest digest = new DuplicateIds.Digest();
+        for (String payload : new String[] {"a", "b", "a", "a much longer payload than the others"}) {
+            OutboundEvent e = event("billing-" + payload.length(), payload, t);
+            assertThat(digest.of(e)).as("the digest is reset between events").isEqualTo(DuplicateIds.of(e));
+        }
+    }
+
+    @Test
     void anEventIdFromTheKeyAloneIsFoundAndOneWithAValuePerRowIsNot() {
         assertThat(keyOnly("billing-{key}", Map.of())).isTrue();
         assertThat(keyOnly("{table}-{key}", Map.of())).isTrue();
