@@ -62,9 +62,18 @@ abstract class InitializeSchemaCreatesOnlyWhatIsConfiguredContractTest {
         new JdbcTemplate(target).execute("CREATE TABLE applied_orders (message_id VARCHAR(255) PRIMARY KEY)");
     }
 
+    /** A relay's own tables on this database: PostgreSQL's attempt log also packs a cycle's attempts in one row. */
+    private static Set<String> relayTables(DataSource dataSource) {
+        Set<String> tables = new TreeSet<>(RELAY_TABLES);
+        if (Dialect.detect(dataSource).has("attempt.packed.insert")) {
+            tables.add("gateway_outbox_attempt_pack");
+        }
+        return tables;
+    }
+
     @Test
     void aDatasourceWithOnlyARelayGetsOnlyTheRelaysOwnTables() throws SQLException {
-        Set<String> expected = new TreeSet<>(RELAY_TABLES);
+        Set<String> expected = relayTables(dataSources.get("legacy", "test"));
         expected.add("legacy_events");
         assertThat(tables(dataSources.get("legacy", "test"))).isEqualTo(expected);
     }
@@ -95,7 +104,7 @@ abstract class InitializeSchemaCreatesOnlyWhatIsConfiguredContractTest {
         try (Connection c = fresh.getConnection()) {
             ScriptUtils.executeSqlScript(c, new ByteArrayResource(printed.toByteArray(), "ddl output"));
         }
-        Set<String> expected = new TreeSet<>(RELAY_TABLES);
+        Set<String> expected = relayTables(fresh);
         expected.addAll(INBOX_TABLES);
         expected.addAll(Set.of("outbox", "gateway_operation_audit"));
         assertThat(tables(fresh)).isEqualTo(expected);

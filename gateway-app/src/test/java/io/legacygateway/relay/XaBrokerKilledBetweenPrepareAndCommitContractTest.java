@@ -135,8 +135,7 @@ abstract class XaBrokerKilledBetweenPrepareAndCommitContractTest extends RelayTe
     }
 
     private int attempts(String eventId) {
-        return rows.jdbc().queryForObject("SELECT COUNT(*) FROM gateway_outbox_attempt WHERE event_id = ?",
-                Integer.class, eventId);
+        return rows.attemptsOfEvent(eventId);
     }
 
     private static InDoubtTransaction single(InDoubtTransactions inDoubt) {

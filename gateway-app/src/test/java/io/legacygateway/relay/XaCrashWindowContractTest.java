@@ -260,8 +260,7 @@ abstract class XaCrashWindowContractTest {
     }
 
     private int attempts(String eventId) {
-        return rows.jdbc().queryForObject("SELECT COUNT(*) FROM gateway_outbox_attempt WHERE event_id = ?",
-                Integer.class, eventId);
+        return rows.attemptsOfEvent(eventId);
     }
 
     /**

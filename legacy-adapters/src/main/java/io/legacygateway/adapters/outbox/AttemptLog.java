@@ -8,6 +8,7 @@ import io.legacygateway.adapters.sql.TableName;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import javax.sql.DataSource;
@@ -22,14 +23,16 @@ import org.springframework.transaction.support.TransactionTemplate;
  * cycle's mark did (the mark state). The reconciliation report derives attempt numbers, duplicate-delivery candidates
  * and stuck intents from it.
  *
- * <p>A cycle's finish is one row of {@value #CYCLES} (the answer and mark state of its attempts still SENT), not an
- * update of its attempts; only an attempt whose answer or mark differs from its cycle's (refused, deferred, parked,
- * ...) is updated. Every reader here reads an attempt's effective state ({@code attempt.effective}): its own values
- * when set, else its cycle's; an attempt of a cycle without a finish row reads SENT/NONE. Rows written by a version
- * that updated every attempt carry their finish themselves and read unchanged.
+ * <p>Where {@value #PACKS} exists (PostgreSQL), a cycle's attempts are one row of it, not one row each: the log's cost
+ * was its rows. A cycle's finish is one row of {@value #CYCLES} (the answer and mark state of its attempts still
+ * SENT), not an update of its attempts; only an attempt whose answer or mark differs from its cycle's (refused,
+ * deferred, parked, ...) gets a row of its own: an override row (packed) or an update of its row (one row per
+ * attempt). Every reader here reads an attempt's effective state ({@code attempt.effective}): its own values when
+ * set, else its cycle's; an attempt of a cycle without a finish row reads SENT/NONE. Rows written by a version that
+ * updated every attempt, or wrote one row per attempt, carry their facts themselves and read unchanged.
  *
  * <p>Every write runs in a transaction of its own ({@code REQUIRES_NEW}), never in the relay's cycle, one per cycle in
- * the steady state: the attempts are recorded (one multi-row insert) and committed before the broker commits the
+ * the steady state: the attempts are recorded (one insert) and committed before the broker commits the
  * batch (the relay writes them while it sends the batch in the broker's transaction, which delivers nothing before its
  * commit), and stay recorded when the cycle then rolls back or the process dies between publish and mark, which is
  * exactly the evidence a reconciliation needs. The broker's answer and the mark state of a committed cycle
@@ -64,6 +67,12 @@ public final class AttemptLog {
     public static final String TABLE = "gateway_outbox_attempt";
     /** One finish row per cycle (the broker's answer and the mark state of its attempts that have none of their own). */
     public static final String CYCLES = "gateway_outbox_cycle";
+    /**
+     * Where it exists (PostgreSQL's relay-state.sql creates it), a cycle's attempts are one row of it; the attempts
+     * table then holds the overrides of packed attempts with an answer or mark of their own, and the rows of an earlier
+     * version.
+     */
+    public static final String PACKS = "gateway_outbox_attempt_pack";
 
     /** What the relay learned from the broker about one row's attempt. */
     public enum Observation {
@@ -130,6 +139,8 @@ public final class AttemptLog {
     /** The last cycle whose attempts were recorded, and their time; guarded by {@code this}. */
     private String lastCycle;
     private Object lastTime;
+    /** Its attempts recorded with an observation other than SENT, by row key; guarded by {@code this}. */
+    private Map<String, Attempt> lastRecorded = Map.of();
 
     /**
      * @param transactions the state datasource's transaction manager (writes suspend any transaction of the caller)
@@ -160,6 +171,7 @@ public final class AttemptLog {
         own.setPropagationBehavior(TransactionDefinition.PROPAGATION_REQUIRES_NEW);
         this.relay = relay;
         this.tables = new AttemptTables(dialect, dialect.quote(stored.name()), dialect.quote(cycleTable.name()),
+                packs(dataSource, dialect, stored, property),
                 stored.column("attempted_at").flatMap(ColumnKind::of).orElse(ColumnKind.TIMESTAMP_TZ));
         this.flushedByCycle = flushedByCycle;
         this.writes = new AttemptWrites(tables, jdbc, own, relay, instance,
@@ -167,14 +179,51 @@ public final class AttemptLog {
         this.queries = new AttemptQueries(tables, jdbc, own, relay, this::flush);
     }
 
+    /**
+     * The quoted packs table when the dialect packs attempts and the script that creates it has run (the packs table
+     * and the attempts table's {@code packed} column); else {@code null}: one row per attempt, as an earlier version.
+     *
+     * @throws IllegalArgumentException naming the property and the grants when the packs table exists but the user
+     *                                  may not write it (every cycle would fail on its log)
+     */
+    private static String packs(DataSource dataSource, Dialect dialect, TableInspector.Table attempts,
+                                String property) {
+        if (!dialect.has("attempt.packed.insert") || attempts.column("packed").isEmpty()) {
+            return null;
+        }
+        String packs;
+        try {
+            packs = dialect.quote(TableInspector.inspect(dataSource, dialect, new TableName(null, PACKS), property)
+                    .name());
+        } catch (IllegalArgumentException absent) {
+            return null;
+        }
+        String attemptTable = dialect.quote(attempts.name());
+        Boolean writable = new JdbcTemplate(dataSource).queryForObject(dialect.sql("attempt.packed.privileges",
+                Map.of()), Boolean.class, packs, attemptTable);
+        if (!Boolean.TRUE.equals(writable)) {
+            throw new IllegalArgumentException(property + ": the attempt log's " + PACKS + " exists but this user"
+                    + " may not write it: GRANT SELECT, INSERT, DELETE ON " + PACKS + " and GRANT USAGE ON SEQUENCE "
+                    + TABLE + "_id_seq (the id sequence of " + TABLE + ") to the gateway's user; or set attemptLog:"
+                    + " false");
+        }
+        return packs;
+    }
+
     public String relay() {
         return relay;
     }
 
+    /** Whether this log writes a cycle's attempts as one row of {@value #PACKS}. */
+    public boolean packed() {
+        return tables.packed();
+    }
+
     /**
-     * Records a cycle's attempts before anything is sent, and commits them: one insert of arrays (PostgreSQL) or
-     * multi-row inserts (as many rows per statement as the dialect allows) in a transaction of its own, the only attempt-log write before the
-     * broker, after the unwritten finish of the previous cycle, if any. If it fails, neither is written and the finish stays unwritten.
+     * Records a cycle's attempts before anything is sent, and commits them: one row of {@value #PACKS} where the log
+     * is packed, else one insert of arrays (PostgreSQL) or multi-row inserts (as many rows per statement as the
+     * dialect allows), in a transaction of its own, the only attempt-log write before the broker, after the unwritten
+     * finish of the previous cycle, if any. If it fails, neither is written and the finish stays unwritten.
      */
     public synchronized void attempted(String cycle, List<Attempt> attempts, Instant at) {
         if (attempts.isEmpty()) {
@@ -193,6 +242,20 @@ public final class AttemptLog {
         unwritten = null;
         lastCycle = cycle;
         lastTime = time;
+        lastRecorded = recorded(attempts);
+    }
+
+    private static Map<String, Attempt> recorded(List<Attempt> attempts) {
+        Map<String, Attempt> own = null;
+        for (Attempt a : attempts) {
+            if (a.observation() != Observation.SENT) {
+                if (own == null) {
+                    own = new HashMap<>();
+                }
+                own.put(a.row().keyText(), a);
+            }
+        }
+        return own == null ? Map.of() : own;
     }
 
     /**
@@ -216,7 +279,7 @@ public final class AttemptLog {
         if (!cycle.equals(lastCycle)) {
             return; // no attempt of it on record: nothing to finish
         }
-        Finish f = new Finish(cycle, lastTime, answer, committed, List.copyOf(parked));
+        Finish f = new Finish(cycle, lastTime, answer, committed, List.copyOf(parked), lastRecorded);
         if (committed && unwritten == null) {
             unwritten = f;
             return;

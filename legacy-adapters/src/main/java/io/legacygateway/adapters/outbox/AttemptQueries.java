@@ -44,6 +44,13 @@ final class AttemptQueries {
     Map<String, List<Entry>> attempts(Collection<String> rowKeys) {
         flush.run();
         Map<String, List<Entry>> found = new LinkedHashMap<>();
+        if (tables.packed()) {
+            jdbc.query(tables.sql("attempt.packed.byRows"), rs -> {
+                Entry e = entry(rs);
+                found.computeIfAbsent(e.rowKey(), k -> new ArrayList<>()).add(e);
+            }, relay, rowKeys.toArray(String[]::new));
+            return found;
+        }
         for (List<String> chunk : RejectionLog.chunks(rowKeys)) {
             List<Object> binds = new ArrayList<>();
             binds.add(relay);
@@ -61,18 +68,25 @@ final class AttemptQueries {
         return firstColumn(tables.sql(name), limit, relay, tables.time(since));
     }
 
-    /** See {@link AttemptLog#deleteBefore}. */
+    /**
+     * See {@link AttemptLog#deleteBefore}. Packs go before the attempts table's rows (their overrides): an override
+     * without its pack reads as nothing, a pack without its override would read its element's recorded state.
+     */
     int deleteBefore(Instant before, int batchSize) {
-        List<String> ids = firstColumn(tables.sql("attempt.old"), batchSize, relay, tables.time(before));
         int n = 0;
-        if (!ids.isEmpty()) {
-            List<Long> keys = ids.stream().map(Long::valueOf).toList();
-            Integer deleted = own.execute(s -> jdbc.update(tables.sql("attempt.delete", Map.of("ids",
-                    RejectionLog.marks(keys.size()))), keys.toArray()));
-            n = deleted == null ? 0 : deleted;
+        int found = 0;
+        if (tables.packed()) {
+            List<String> packs = firstColumn(tables.sql("attempt.packed.old"), batchSize, relay, tables.time(before));
+            n += deleteIds("attempt.packed.delete", packs);
+            found += packs.size();
         }
-        if (ids.size() < batchSize) {
-            List<String> old = firstColumn(tables.sql("attempt.oldCycles"), batchSize - ids.size(), relay,
+        if (found < batchSize) {
+            List<String> ids = firstColumn(tables.sql("attempt.old"), batchSize - found, relay, tables.time(before));
+            n += deleteIds("attempt.delete", ids);
+            found += ids.size();
+        }
+        if (found < batchSize) {
+            List<String> old = firstColumn(tables.sql("attempt.oldCycles"), batchSize - found, relay,
                     tables.time(before));
             if (!old.isEmpty()) {
                 Integer deleted = own.execute(s -> jdbc.update(tables.sql("attempt.deleteCycles", Map.of("ids",
@@ -81,6 +95,17 @@ final class AttemptQueries {
             }
         }
         return n;
+    }
+
+    /** Deletes these ids (numbers as text) with statement {@code name}, in a transaction of its own. */
+    private int deleteIds(String name, List<String> ids) {
+        if (ids.isEmpty()) {
+            return 0;
+        }
+        List<Long> keys = ids.stream().map(Long::valueOf).toList();
+        Integer deleted = own.execute(s -> jdbc.update(tables.sql(name, Map.of("ids", RejectionLog.marks(keys.size()))),
+                keys.toArray()));
+        return deleted == null ? 0 : deleted;
     }
 
     private List<String> firstColumn(String sql, int limit, Object... binds) {

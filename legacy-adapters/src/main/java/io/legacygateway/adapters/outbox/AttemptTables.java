@@ -7,24 +7,41 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * The attempt log's two tables ({@value AttemptLog#TABLE}, {@value AttemptLog#CYCLES}) as its statements name them:
- * every statement is the dialect's, with the quoted tables and {@code attempt.effective} (an attempt with its cycle's
- * finish applied) filled in. Times are bound and read as UTC, in the kind of {@code attempted_at}.
+ * The attempt log's tables ({@value AttemptLog#TABLE}, {@value AttemptLog#CYCLES}, and {@value AttemptLog#PACKS} where
+ * the log is packed) as its statements name them: every statement is the dialect's, with the quoted tables and
+ * {@code attempt.effective} (an attempt with its cycle's finish applied; {@code attempt.packed.effective} when packed)
+ * filled in. Times are bound and read as UTC, in the kind of {@code attempted_at}.
  */
 final class AttemptTables {
 
     private final Dialect dialect;
     private final String attempts;
     private final String cycles;
+    /** The quoted packs table, or {@code null}: the log writes one row per attempt. */
+    private final String packs;
     private final String effective;
     private final ColumnKind timeKind;
 
-    AttemptTables(Dialect dialect, String attempts, String cycles, ColumnKind timeKind) {
+    /** @param packs the quoted packs table, or {@code null} for a log of one row per attempt */
+    AttemptTables(Dialect dialect, String attempts, String cycles, String packs, ColumnKind timeKind) {
         this.dialect = dialect;
         this.attempts = attempts;
         this.cycles = cycles;
-        this.effective = dialect.sql("attempt.effective", Map.of("attempts", attempts, "cycles", cycles));
+        this.packs = packs;
+        this.effective = packs == null
+                ? dialect.sql("attempt.effective", Map.of("attempts", attempts, "cycles", cycles))
+                : dialect.sql("attempt.packed.effective", Map.of("attempts", attempts, "cycles", cycles, "packs", packs));
         this.timeKind = timeKind;
+    }
+
+    /** Whether a cycle's attempts are one row of the packs table. */
+    boolean packed() {
+        return packs != null;
+    }
+
+    /** The quoted attempts table, as {@code attempt.packed.insert} binds it to find its identity sequence. */
+    String attempts() {
+        return attempts;
     }
 
     Dialect dialect() {
@@ -40,6 +57,9 @@ final class AttemptTables {
         Map<String, String> f = new LinkedHashMap<>(fragments);
         f.put("attempts", attempts);
         f.put("cycles", cycles);
+        if (packs != null) {
+            f.put("packs", packs);
+        }
         f.put("effective", effective);
         return dialect.sql(name, f);
     }

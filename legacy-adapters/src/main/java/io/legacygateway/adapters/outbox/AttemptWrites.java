@@ -8,16 +8,19 @@ import java.sql.PreparedStatement;
 import java.sql.Types;
 import java.util.Arrays;
 import java.util.Collections;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.springframework.jdbc.core.ConnectionCallback;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
- * The writes of the {@link AttemptLog}: the multi-row insert of a cycle's attempts, a cycle's finish, and running a
- * list of them in one transaction of its own (see {@link AttemptLog} for when each is written and what survives).
+ * The writes of the {@link AttemptLog}: the insert of a cycle's attempts (one row of the packs table where the log is
+ * packed, else one row per attempt), a cycle's finish, and running a list of them in one transaction of its own (see
+ * {@link AttemptLog} for when each is written and what survives).
  */
 final class AttemptWrites {
 
@@ -30,8 +33,13 @@ final class AttemptWrites {
     record Statement(String sql, Object... binds) {
     }
 
-    /** A committed or rolled-back cycle's finish, to write with the next log transaction or at once. */
-    record Finish(String cycle, Object time, Answer answer, boolean committed, List<String> parked) {
+    /**
+     * A committed or rolled-back cycle's finish, to write with the next log transaction or at once; {@code recorded}:
+     * the cycle's attempts recorded with an observation other than SENT, by row key (what a packed attempt's override
+     * keeps when only its mark is its own).
+     */
+    record Finish(String cycle, Object time, Answer answer, boolean committed, List<String> parked,
+                  Map<String, Attempt> recorded) {
     }
 
     private final AttemptTables tables;
@@ -66,6 +74,10 @@ final class AttemptWrites {
      * on MariaDB, whose driver sends it as one bulk command, the relay's throughput measured the same (5 December 2026).
      */
     void insert(String cycle, List<Attempt> attempts, Object time, List<Statement> out) {
+        if (tables.packed()) {
+            out.add(insertPack(cycle, attempts, time));
+            return;
+        }
         if (tables.dialect().has("attempt.insertColumns")) {
             out.add(insertColumns(cycle, attempts, time));
             return;
@@ -76,7 +88,20 @@ final class AttemptWrites {
         }
     }
 
+    private Statement insertPack(String cycle, List<Attempt> attempts, Object time) {
+        String[][] columns = columns(attempts);
+        return new Statement(tables.sql("attempt.packed.insert"), tables.attempts(), relay, cycle, time, instance,
+                columns[0], columns[1], columns[2], columns[3], columns[4]);
+    }
+
     private Statement insertColumns(String cycle, List<Attempt> attempts, Object time) {
+        String[][] columns = columns(attempts);
+        return new Statement(tables.sql("attempt.insertColumns"), relay, cycle, time, instance, columns[0], columns[1],
+                columns[2], columns[3], columns[4]);
+    }
+
+    /** The attempts' row keys, event ids, aggregate keys, observations and details, each as one array. */
+    private static String[][] columns(List<Attempt> attempts) {
         int n = attempts.size();
         String[] keys = new String[n];
         String[] eventIds = new String[n];
@@ -91,8 +116,7 @@ final class AttemptWrites {
             observations[i] = a.observation().name();
             details[i] = RejectionLog.truncate(a.detail(), DETAIL);
         }
-        return new Statement(tables.sql("attempt.insertColumns"), relay, cycle, time, instance, keys, eventIds,
-                aggregates, observations, details);
+        return new String[][] {keys, eventIds, aggregates, observations, details};
     }
 
     private Statement insertRows(String cycle, List<Attempt> attempts, Object time) {
@@ -115,12 +139,15 @@ final class AttemptWrites {
     }
 
     /**
-     * A cycle's finish: one update per row with an answer of its own, the cycle's finish row, and in a committed
-     * cycle one update per parked row.
+     * A cycle's finish: one update per row with an answer of its own (packed: one override row per row with an answer
+     * or a parking of its own), the cycle's finish row, and in a committed cycle one update per parked row.
      */
     void finish(Finish f, List<Statement> out) {
-        f.answer().byRowKey().forEach((key, a) -> out.add(new Statement(tables.sql("attempt.observeRow"),
-                a.observation().name(), RejectionLog.truncate(a.detail(), DETAIL), relay, key, f.cycle())));
+        if (tables.packed()) {
+            overrides(f, out);
+        } else {
+            ownAnswers(f, out);
+        }
         MarkState mark = f.committed() ? markOf(f.answer().rest()) : MarkState.ROLLED_BACK;
         String detail = RejectionLog.truncate(f.answer().restDetail(), DETAIL);
         out.add(transactionMode == null
@@ -128,10 +155,34 @@ final class AttemptWrites {
                         detail, f.time())
                 : new Statement(tables.sql("attempt.finishWithMode"), f.cycle(), relay, f.answer().rest().name(),
                         mark.name(), detail, f.time(), transactionMode));
-        if (f.committed()) {
+        if (f.committed() && !tables.packed()) {
             f.parked().forEach(key -> out.add(new Statement(tables.sql("attempt.markRow"),
                     MarkState.FAILED.name(), relay, key, f.cycle())));
         }
+    }
+
+    /**
+     * A packed cycle's overrides: one row per attempt with an answer of its own or parked by a committed cycle, holding
+     * its whole own state (answer, else what was recorded, else SENT; FAILED when parked, else none).
+     */
+    private void overrides(Finish f, List<Statement> out) {
+        Set<String> keys = new LinkedHashSet<>(f.answer().byRowKey().keySet());
+        if (f.committed()) {
+            keys.addAll(f.parked());
+        }
+        for (String key : keys) {
+            Attempt own = f.answer().byRowKey().getOrDefault(key, f.recorded().get(key));
+            boolean parked = f.committed() && f.parked().contains(key);
+            out.add(new Statement(tables.sql("attempt.packed.override"), relay, f.cycle(), key, f.time(), instance,
+                    own == null ? Observation.SENT.name() : own.observation().name(),
+                    parked ? MarkState.FAILED.name() : MarkState.NONE.name(),
+                    own == null ? null : RejectionLog.truncate(own.detail(), DETAIL)));
+        }
+    }
+
+    private void ownAnswers(Finish f, List<Statement> out) {
+        f.answer().byRowKey().forEach((key, a) -> out.add(new Statement(tables.sql("attempt.observeRow"),
+                a.observation().name(), RejectionLog.truncate(a.detail(), DETAIL), relay, key, f.cycle())));
     }
 
     /** What a committed cycle's mark did with a row of this observation (as attempt.effective's CASE). */

@@ -84,6 +84,47 @@ INSERT INTO {table} (consumer_name, aggregate_key, last_sequence) VALUES (:consu
 -- cycle id, attempted at, instance, row keys[], event ids[], aggregate keys[], observations[], details[]
 INSERT INTO {attempts} (relay, cycle_id, row_key, event_id, aggregate_key, attempted_at, instance, observation, detail) SELECT ?, ?, a.row_key, a.event_id, a.aggregate_key, ?, ?, a.observation, a.detail FROM unnest(CAST(? AS VARCHAR[]), CAST(? AS VARCHAR[]), CAST(? AS VARCHAR[]), CAST(? AS VARCHAR[]), CAST(? AS VARCHAR[])) AS a(row_key, event_id, aggregate_key, observation, detail)
 
+-- Packed attempts (where gateway_outbox_attempt_pack exists, see relay-state.sql): a cycle's attempts are ONE row of
+-- {packs} (arrays of equal length, one element per attempt) instead of one row per attempt; an attempt whose answer or
+-- mark differs from its cycle's gets one row of its own in {attempts} with packed = TRUE (its override). One
+-- attempt-log row per cycle is what keeps the log's cost a small part of the relay's (the rows, not the indexes, were
+-- its cost). {effective} is attempt.packed.effective for every reader.
+
+-- name: attempt.packed.insert
+-- A cycle's attempts as one row; its id comes from {attempts}' identity sequence, so that attempts and packs read in
+-- one order. binds: {attempts} as text (for its sequence), relay, cycle id, attempted at, instance, row keys[],
+-- event ids[], aggregate keys[], observations[], details[]
+INSERT INTO {packs} (id, relay, cycle_id, attempted_at, instance, row_keys, event_ids, aggregate_keys, observations, details) VALUES (nextval(pg_get_serial_sequence(?, 'id')), ?, ?, ?, ?, CAST(? AS VARCHAR[]), CAST(? AS VARCHAR[]), CAST(? AS VARCHAR[]), CAST(? AS VARCHAR[]), CAST(? AS VARCHAR[]))
+
+-- name: attempt.packed.override
+-- A packed attempt's own answer and mark (REFUSED, DEFERRED, DUPLICATE, parked as FAILED, ...), which replace the
+-- element's observation and detail. binds: relay, cycle id, row key, attempted at, instance, observation, mark state,
+-- detail
+INSERT INTO {attempts} (relay, cycle_id, row_key, attempted_at, instance, observation, mark_state, detail, packed) VALUES (?, ?, ?, ?, ?, ?, ?, ?, TRUE)
+
+-- name: attempt.packed.privileges
+-- Whether the gateway's user may write packs: the table, and the attempts' identity sequence the insert takes its id
+-- from (a script run by the tables' owner leaves both to be granted). binds: {packs} as text, {attempts} as text
+SELECT has_table_privilege(CAST(? AS TEXT), 'SELECT, INSERT, DELETE') AND has_sequence_privilege(pg_get_serial_sequence(?, 'id'), 'USAGE')
+
+-- name: attempt.packed.effective
+-- As attempt.effective, over the attempts of an earlier version (one row each, packed = FALSE) and the elements of
+-- the packs, each with its override if any; pos orders the elements of one pack. binds: relay
+WITH r AS (SELECT CAST(? AS VARCHAR(64)) AS relay) SELECT x.id, x.pos, x.row_key, x.event_id, x.aggregate_key, x.attempted_at, x.instance, x.cycle_id, CASE WHEN x.observation = 'SENT' AND c.cycle_id IS NOT NULL THEN c.observation ELSE x.observation END AS observation, CASE WHEN x.mark_state <> 'NONE' THEN x.mark_state WHEN c.cycle_id IS NULL THEN 'NONE' WHEN x.observation = 'SENT' OR c.mark_state = 'ROLLED_BACK' THEN c.mark_state WHEN x.observation IN ('CONFIRMED', 'DUPLICATE', 'FILTERED') THEN 'PUBLISHED' WHEN x.observation IN ('REFUSED', 'NOT_SENT') THEN 'RETRY' ELSE 'UNCHANGED' END AS mark_state, CASE WHEN x.observation = 'SENT' AND c.cycle_id IS NOT NULL THEN c.detail ELSE x.detail END AS detail FROM (SELECT a.id, CAST(0 AS BIGINT) AS pos, a.row_key, a.event_id, a.aggregate_key, a.attempted_at, a.instance, a.cycle_id, a.observation, a.mark_state, a.detail FROM {attempts} a WHERE a.relay = (SELECT relay FROM r) AND NOT a.packed UNION ALL SELECT p.id, u.pos, u.row_key, u.event_id, u.aggregate_key, p.attempted_at, p.instance, p.cycle_id, COALESCE(o.observation, u.observation), COALESCE(o.mark_state, 'NONE'), CASE WHEN o.id IS NULL THEN u.detail ELSE o.detail END FROM {packs} p CROSS JOIN LATERAL unnest(p.row_keys, p.event_ids, p.aggregate_keys, p.observations, p.details) WITH ORDINALITY AS u(row_key, event_id, aggregate_key, observation, detail, pos) LEFT JOIN {attempts} o ON o.relay = p.relay AND o.row_key = u.row_key AND o.cycle_id = p.cycle_id AND o.packed WHERE p.relay = (SELECT relay FROM r)) x LEFT JOIN {cycles} c ON c.cycle_id = x.cycle_id
+
+-- name: attempt.packed.byRows
+-- As attempt.byRows: the packs that hold one of the keys are found by their index on row_keys (GIN), the attempts of
+-- an earlier version by (relay, row_key). binds: relay, row keys[]
+WITH r AS (SELECT CAST(? AS VARCHAR(64)) AS relay, CAST(? AS VARCHAR[]) AS keys) SELECT x.row_key, x.event_id, x.aggregate_key, x.attempted_at, x.instance, CASE WHEN x.observation = 'SENT' AND c.cycle_id IS NOT NULL THEN c.observation ELSE x.observation END AS observation, CASE WHEN x.mark_state <> 'NONE' THEN x.mark_state WHEN c.cycle_id IS NULL THEN 'NONE' WHEN x.observation = 'SENT' OR c.mark_state = 'ROLLED_BACK' THEN c.mark_state WHEN x.observation IN ('CONFIRMED', 'DUPLICATE', 'FILTERED') THEN 'PUBLISHED' WHEN x.observation IN ('REFUSED', 'NOT_SENT') THEN 'RETRY' ELSE 'UNCHANGED' END AS mark_state, CASE WHEN x.observation = 'SENT' AND c.cycle_id IS NOT NULL THEN c.detail ELSE x.detail END AS detail, x.cycle_id FROM (SELECT a.id, CAST(0 AS BIGINT) AS pos, a.row_key, a.event_id, a.aggregate_key, a.attempted_at, a.instance, a.cycle_id, a.observation, a.mark_state, a.detail FROM {attempts} a WHERE a.relay = (SELECT relay FROM r) AND a.row_key IN (SELECT unnest(keys) FROM r) AND NOT a.packed UNION ALL SELECT p.id, u.pos, u.row_key, u.event_id, u.aggregate_key, p.attempted_at, p.instance, p.cycle_id, COALESCE(o.observation, u.observation), COALESCE(o.mark_state, 'NONE'), CASE WHEN o.id IS NULL THEN u.detail ELSE o.detail END FROM {packs} p CROSS JOIN LATERAL unnest(p.row_keys, p.event_ids, p.aggregate_keys, p.observations, p.details) WITH ORDINALITY AS u(row_key, event_id, aggregate_key, observation, detail, pos) LEFT JOIN {attempts} o ON o.relay = p.relay AND o.row_key = u.row_key AND o.cycle_id = p.cycle_id AND o.packed WHERE p.relay = (SELECT relay FROM r) AND p.row_keys && (SELECT keys FROM r) AND u.row_key IN (SELECT unnest(keys) FROM r)) x LEFT JOIN {cycles} c ON c.cycle_id = x.cycle_id ORDER BY x.id, x.pos
+
+-- name: attempt.packed.old
+-- Packs older than a time (deleted before their overrides and cycles). binds: relay, before
+SELECT id FROM {packs} WHERE relay = ? AND attempted_at < ? ORDER BY id
+
+-- name: attempt.packed.delete
+-- binds: ids
+DELETE FROM {packs} WHERE id IN ({ids})
+
 -- name: attempt.finish.noFlushWait
 -- An attempt-log transaction commits without waiting for its WAL flush: a finish written alone (AttemptLog.flush;
 -- a lost one reads as SENT/NONE, "may have been delivered"), and the insert when the relay's cycle commits on the same

@@ -50,6 +50,14 @@ abstract class AttemptLogContractTest {
     void empty() {
         schema.jdbc().update("DELETE FROM " + AttemptLog.TABLE);
         schema.jdbc().update("DELETE FROM " + AttemptLog.CYCLES);
+        if (packs()) {
+            schema.jdbc().update("DELETE FROM " + AttemptLog.PACKS);
+        }
+    }
+
+    /** Whether this database's log packs a cycle's attempts in one row (relay-state.sql creates the table). */
+    private boolean packs() {
+        return schema.dialect().has("attempt.packed.insert");
     }
 
     private AttemptLog log(String relay) {
@@ -70,13 +78,22 @@ abstract class AttemptLogContractTest {
         return schema.jdbc().queryForObject("SELECT count(*) FROM " + table, Integer.class);
     }
 
+    /** Attempts on record, read from the tables: one row each, or packed (elements of packs, not their overrides). */
+    private int recorded() {
+        if (!packs()) {
+            return count(AttemptLog.TABLE);
+        }
+        return schema.jdbc().queryForObject("SELECT (SELECT count(*) FROM " + AttemptLog.TABLE + " WHERE NOT packed)"
+                + " + (SELECT COALESCE(SUM(cardinality(row_keys)), 0) FROM " + AttemptLog.PACKS + ")", Integer.class);
+    }
+
     @Test
     void theAttemptsAreOnRecordWhenAttemptedReturnsAndStayWhenTheCycleRollsBack() {
         AttemptLog log = log("r1");
         try {
             schema.inTransactionDo(tx -> {
                 log.attempted("c1", List.of(sent(1), sent(2)), T0);
-                assertThat(count(AttemptLog.TABLE)).as("committed on its own, seen from another connection")
+                assertThat(recorded()).as("committed on its own, seen from another connection")
                         .isEqualTo(2);
                 throw new IllegalStateException("the cycle failed");
             });
@@ -135,7 +152,7 @@ abstract class AttemptLogContractTest {
         log.finished("never-attempted", Answer.NO_ANSWER, false, List.of());
         log.attempted("c1", List.of(), T0);
         log.flush();
-        assertThat(count(AttemptLog.TABLE)).isZero();
+        assertThat(recorded()).isZero();
         assertThat(count(AttemptLog.CYCLES)).isZero();
     }
 
@@ -173,10 +190,14 @@ abstract class AttemptLogContractTest {
         log.finished("c2", new Answer(Map.of(), Observation.CONFIRMED, null), true, List.of());
         log.flush();
 
-        assertThat(log.deleteBefore(T0.plusSeconds(1), 2)).isEqualTo(2);
-        assertThat(log.deleteBefore(T0.plusSeconds(1), 2)).as("the last old attempt, then its cycle").isEqualTo(2);
+        if (packs()) {
+            assertThat(log.deleteBefore(T0.plusSeconds(1), 2)).as("the old cycle's pack, then its cycle").isEqualTo(2);
+        } else {
+            assertThat(log.deleteBefore(T0.plusSeconds(1), 2)).isEqualTo(2);
+            assertThat(log.deleteBefore(T0.plusSeconds(1), 2)).as("the last old attempt, then its cycle").isEqualTo(2);
+        }
         assertThat(log.deleteBefore(T0.plusSeconds(1), 2)).isZero();
-        assertThat(count(AttemptLog.TABLE)).isEqualTo(1);
+        assertThat(recorded()).isEqualTo(1);
         assertThat(count(AttemptLog.CYCLES)).isEqualTo(1);
         assertThat(log.published(T0, 10)).containsExactly("4");
     }
@@ -187,6 +208,6 @@ abstract class AttemptLogContractTest {
         List<Attempt> attempts = java.util.stream.LongStream.range(0, 4_000).mapToObj(AttemptLogContractTest::sent)
                 .toList();
         log.attempted("c1", attempts, T0);
-        assertThat(count(AttemptLog.TABLE)).isEqualTo(4_000);
+        assertThat(recorded()).isEqualTo(4_000);
     }
 }

@@ -76,3 +76,26 @@ CREATE INDEX IF NOT EXISTS gateway_outbox_cycle_time ON gateway_outbox_cycle (re
 -- the relay's transactionMode in that cycle (LOCAL, XA); NULL in rows of a version before it. Added after
 -- gateway_outbox_cycle: the attempt log writes it only where the column exists.
 ALTER TABLE gateway_outbox_cycle ADD COLUMN IF NOT EXISTS transaction_mode VARCHAR(8);
+-- gateway_outbox_attempt_pack: where it exists, the attempt log writes a cycle's attempts as ONE row of it (arrays of
+-- equal length, one element per attempt: row key, event id, aggregate, observation, detail) instead of one row of
+-- gateway_outbox_attempt per attempt. An attempt whose answer or mark differs from its cycle's (refused, deferred,
+-- parked, ...) gets one row of gateway_outbox_attempt of its own with packed = TRUE, which overrides its element.
+-- Attempts of an earlier version (packed = FALSE) read as before. Row keys are found through the GIN index (the
+-- reconciliation looks attempts up by row key); fastupdate off: the pending list's cleanup would fall on one cycle.
+-- The id comes from gateway_outbox_attempt's identity sequence: attempts and packs read in one order.
+ALTER TABLE gateway_outbox_attempt ADD COLUMN IF NOT EXISTS packed BOOLEAN NOT NULL DEFAULT FALSE;
+CREATE TABLE IF NOT EXISTS gateway_outbox_attempt_pack (
+    id             BIGINT          PRIMARY KEY,
+    relay          VARCHAR(64)     NOT NULL,
+    cycle_id       VARCHAR(36)     NOT NULL,
+    attempted_at   TIMESTAMPTZ     NOT NULL,
+    instance       VARCHAR(255)    NOT NULL,
+    row_keys       VARCHAR(255)[]  NOT NULL,
+    event_ids      VARCHAR(255)[]  NOT NULL,
+    aggregate_keys VARCHAR(600)[]  NOT NULL,
+    observations   VARCHAR(16)[]   NOT NULL,
+    details        VARCHAR(2000)[] NOT NULL
+);
+CREATE INDEX IF NOT EXISTS gateway_outbox_attempt_pack_time ON gateway_outbox_attempt_pack (relay, attempted_at);
+CREATE INDEX IF NOT EXISTS gateway_outbox_attempt_pack_rows ON gateway_outbox_attempt_pack USING gin (row_keys)
+    WITH (fastupdate = off);
