@@ -332,10 +332,12 @@ public final class AttemptLog {
     }
 
     /**
-     * Deletes one bounded batch of attempts older than {@code before}, in a short transaction of its own; once none
-     * older is left, one batch of the finish rows of cycles older than it (their attempts deleted before them).
+     * Deletes one bounded batch of attempts older than {@code before}, in a short transaction of its own: where the
+     * log is packed, packs first (a pack holds a cycle's attempts), then rows of the attempts table (overrides, and
+     * attempts of an earlier version); once none older is left, one batch of the finish rows of cycles older than it
+     * (their attempts deleted before them).
      *
-     * @return attempts and finish rows deleted; fewer than {@code batchSize} when none older is left
+     * @return rows deleted (a pack counts as one); fewer than {@code batchSize} when none older is left
      */
     public int deleteBefore(Instant before, int batchSize) {
         return queries.deleteBefore(before, batchSize);
