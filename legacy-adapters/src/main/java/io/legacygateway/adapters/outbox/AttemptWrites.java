@@ -139,8 +139,9 @@ final class AttemptWrites {
     }
 
     /**
-     * A cycle's finish: one update per row with an answer of its own (packed: one override row per row with an answer
-     * or a parking of its own), the cycle's finish row, and in a committed cycle one update per parked row.
+     * A cycle's finish: the rows' own answers and marks (one row per attempt: one update per row with an answer of its
+     * own, and in a committed cycle one per parked row; packed: one override row per row with an answer or a parking
+     * of its own), and the cycle's finish row.
      */
     void finish(Finish f, List<Statement> out) {
         if (tables.packed()) {
