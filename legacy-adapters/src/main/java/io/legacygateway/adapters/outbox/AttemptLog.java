@@ -242,7 +242,7 @@ public final class AttemptLog {
         unwritten = null;
         lastCycle = cycle;
         lastTime = time;
-        lastRecorded = recorded(attempts);
+        lastRecorded = tables.packed() ? recorded(attempts) : Map.of(); // only a packed finish reads them
     }
 
     private static Map<String, Attempt> recorded(List<Attempt> attempts) {

@@ -65,12 +65,12 @@ abstract class AttemptLogContractTest {
                 schema.dialect(), relay, relay + "@host:1", "stateDataSource", true);
     }
 
-    private static OutboxRow row(long key) {
+    static OutboxRow row(long key) {
         return new OutboxRow(key, key, "event-" + key, "Order", "o-" + key, "OrderCreated", 1, "{}", null, null, null,
                 null, null, 0);
     }
 
-    private static Attempt sent(long key) {
+    static Attempt sent(long key) {
         return new Attempt(row(key), Observation.SENT, null);
     }
 

@@ -1,5 +1,7 @@
 package io.legacygateway.adapters.outbox;
 
+import static io.legacygateway.adapters.outbox.AttemptLogContractTest.row;
+import static io.legacygateway.adapters.outbox.AttemptLogContractTest.sent;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.tuple;
@@ -61,15 +63,6 @@ class PostgresAttemptLogPacksACycleInOneRowTest {
     private AttemptLog log() {
         return new AttemptLog(schema.dataSource(), new DataSourceTransactionManager(schema.dataSource()),
                 schema.dialect(), "r1", "r1@host:1", "stateDataSource", true);
-    }
-
-    private static OutboxRow row(long key) {
-        return new OutboxRow(key, key, "event-" + key, "Order", "o-" + key, "OrderCreated", 1, "{}", null, null, null,
-                null, null, 0);
-    }
-
-    private static Attempt sent(long key) {
-        return new Attempt(row(key), Observation.SENT, null);
     }
 
     private int count(String sql) {
