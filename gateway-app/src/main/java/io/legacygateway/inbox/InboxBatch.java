@@ -37,7 +37,8 @@ final class InboxBatch {
      */
     static final Processor TRANSACTION = x -> {
         InboxBatch b = of(x, "inbox");
-        x.getMessage().setBody(b.consumer.applyWhenReachable(b, () -> stopping(x)));
+        x.getMessage().setBody(b.consumer.applyWhenReachable(b,
+                () -> stopping(x) || b.consumer.batches().stopping()));
     };
     /** {@code applied-<consumer>}: the body is one committed delivery. */
     static final Processor APPLIED = x -> {
@@ -66,7 +67,10 @@ final class InboxBatch {
         this.thread = Thread.currentThread();
     }
 
-    /** Whether the route of {@code exchange}, or its context, is stopping (or stopped). */
+    /**
+     * Whether the route of {@code exchange}, or its context, is stopping (or stopped). A route's own stop does not show
+     * here while it waits for its batches in hand (its status stays started): its listener container's does.
+     */
     private static boolean stopping(Exchange exchange) {
         CamelContext camel = exchange.getContext();
         if (camel.isStopping() || camel.isStopped()) {

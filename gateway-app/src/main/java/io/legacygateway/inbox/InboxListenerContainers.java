@@ -146,7 +146,7 @@ final class InboxListenerContainers implements MessageListenerContainerFactory {
         protected Message receiveMessage(MessageConsumer from) throws JMSException {
             Message first = super.receiveMessage(from);
             if (first != null) {
-                batches.started(from, first);
+                batches.started(from, first, this::isRunning);
                 if (xa != null) {
                     countRollback();
                 }

@@ -6,6 +6,7 @@ import jakarta.jms.MessageConsumer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.BooleanSupplier;
 
 /**
  * The batch of the JMS listener session running on the current thread: the first message is received by the listener
@@ -27,10 +28,17 @@ final class ListenerBatches {
 
     private final ThreadLocal<MessageConsumer> consumer = new ThreadLocal<>();
     private final ThreadLocal<List<Message>> received = ThreadLocal.withInitial(ArrayList::new);
+    /** Whether the container of this thread's session still runs. */
+    private final ThreadLocal<BooleanSupplier> running = new ThreadLocal<>();
 
-    /** The container received {@code first} on {@code from}: a new batch of this thread's session starts. */
-    void started(MessageConsumer from, Message first) {
+    /**
+     * The container received {@code first} on {@code from}: a new batch of this thread's session starts.
+     *
+     * @param running whether that container still runs (false once its stop began)
+     */
+    void started(MessageConsumer from, Message first, BooleanSupplier running) {
         consumer.set(from);
+        this.running.set(running);
         List<Message> batch = received.get();
         batch.clear();
         batch.add(first);
@@ -66,6 +74,15 @@ final class ListenerBatches {
     /** The messages on this thread's session now: what its commit acknowledges. */
     List<Message> current() {
         return List.copyOf(received.get());
+    }
+
+    /**
+     * Whether the container of this thread's session is stopping: a route's stop stops its container first and then
+     * waits for the batch in hand, which must then give up rather than wait for its database.
+     */
+    boolean stopping() {
+        BooleanSupplier r = running.get();
+        return r != null && !r.getAsBoolean();
     }
 
     /** The session committed or rolled back. */

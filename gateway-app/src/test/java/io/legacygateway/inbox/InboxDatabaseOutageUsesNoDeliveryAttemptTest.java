@@ -36,6 +36,10 @@ import org.springframework.test.context.ActiveProfiles;
  * broker schedules no redelivery, its dead-letter queue stays empty, nothing is applied, and no rollback is counted;
  * afterwards every message is applied exactly once. A rollback that does happen (the route stopped during the
  * outage hands its messages back) is counted, one per session (one per message with {@code batchSize=1}).
+ *
+ * <p>Failure (found 5 December 2026): a route stopped during the outage waited for the whole shutdown timeout (30 s)
+ * and was then forced: its route status stays started while Camel waits for the batches in hand, so the sessions kept
+ * retrying. They now also give up once their listener container stops, and the stop is graceful.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.NONE)
 @ActiveProfiles("test")
@@ -124,7 +128,7 @@ abstract class InboxDatabaseOutageUsesNoDeliveryAttemptTest extends InboxTestSup
     }
 
     @Test
-    void stoppingTheConsumerDuringTheOutageHandsItsMessagesBackAndCountsEachRollback() throws Exception {
+    void stoppingTheConsumerDuringTheOutageHandsItsMessagesBackAtOnceAndCountsEachRollback() throws Exception {
         String queue = cheapAttemptsQueue("it.outage-stop");
         String consumer = unique("wallet");
         String route = startConsumer(consumer, queue, Map.of("concurrentConsumers", Integer.toString(SESSIONS)));
@@ -139,6 +143,11 @@ abstract class InboxDatabaseOutageUsesNoDeliveryAttemptTest extends InboxTestSup
         assertThat(counter("gateway.inbox.rollbacks", consumer)).isZero();
 
         camel.getRouteController().stopRoute(route);
+        assertThat(camel.getShutdownStrategy().isTimeoutOccurred())
+                .as("the route stopped gracefully: its sessions gave up waiting for the database when its container"
+                        + " stopped, not when the shutdown timeout (%d s) forced them", camel.getShutdownStrategy()
+                        .getTimeout())
+                .isFalse();
 
         Awaitility.await("each held message went back to the broker").atMost(Duration.ofSeconds(15))
                 .until(() -> broker().queueAttribute(queue, "deliveringCount") == 0);
