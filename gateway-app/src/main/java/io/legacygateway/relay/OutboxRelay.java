@@ -235,8 +235,8 @@ public final class OutboxRelay implements Processor, AutoCloseable {
             evidence.notConfirmed(write, e);
             throw e;
         }
-        // the answer is written with the mark state once the transaction ended, in one update (AttemptLog.finished)
-        evidence.answered(write, result, List.of());
+        // the answer is written with the mark state once the transaction ended (AttemptLog.finished); the duplicate
+        // check reads the log and, when it cannot, counts nothing unexplained rather than failing the cycle
         evidence.answered(write, result, duplicateIds.unexplained(write.cycle(), result.duplicates()));
         return result;
     }
