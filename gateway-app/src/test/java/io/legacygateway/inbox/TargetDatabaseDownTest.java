@@ -18,7 +18,8 @@ import org.springframework.jdbc.datasource.DriverManagerDataSource;
 import org.springframework.test.context.ActiveProfiles;
 
 /**
- * Failure window: the consumer's database is unreachable for 30 s while messages keep arriving. The gateway reaches
+ * Failure window: the consumer's database is unreachable for three times its {@code maxBackoff} (12 s: the last
+ * in-process tries wait the longest backoff) while messages keep arriving. The gateway reaches
  * it through a TCP proxy that the test stops (every pooled connection is cut, new ones are refused) and starts again;
  * the test itself reads the database directly. The outage starts inside a delivery's transaction (the proxy is
  * stopped after its effect, before its commit), so both ways of losing the database are covered: a connection lost in
@@ -30,7 +31,9 @@ import org.springframework.test.context.ActiveProfiles;
 @ActiveProfiles("test")
 abstract class TargetDatabaseDownTest extends InboxTestSupport {
 
-    static final Duration OUTAGE = Duration.ofSeconds(30);
+    static final Duration MAX_BACKOFF = Duration.ofSeconds(4);
+    /** Tries after 1, 2, 4 and 4 s: the backoff reaches its longest; a longer outage (30 s before) repeats that. */
+    static final Duration OUTAGE = MAX_BACKOFF.multipliedBy(3);
 
     /** The proxy between the gateway and the database; started by the subclass before the context. */
     protected abstract TcpProxy proxy();
@@ -50,10 +53,11 @@ abstract class TargetDatabaseDownTest extends InboxTestSupport {
     }
 
     @Test
-    void theTargetDatabaseDownFor30sPutsNothingOnTheDeadLetterQueueAndEverythingIsAppliedAfterwards() {
+    void theTargetDatabaseDownLongerThanItsBackoffPutsNothingOnTheDeadLetterQueueAndEverythingIsAppliedAfterwards() {
         String queue = unique("it.db-down");
         String consumer = unique("wallet");
-        startConsumer(consumer, queue, Map.of("concurrentConsumers", "2", "maxBackoff", "4s"));
+        startConsumer(consumer, queue, Map.of("concurrentConsumers", "2", "maxBackoff",
+                MAX_BACKOFF.toSeconds() + "s"));
         List<EventEnvelope> before = events(10);
         send(queue, before.toArray(EventEnvelope[]::new));
         Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> effects() == 10);
