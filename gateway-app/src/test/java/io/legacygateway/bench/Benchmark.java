@@ -62,6 +62,9 @@ public final class Benchmark {
                     options.messages, options.threads, options.backlogPending, options.backlogPending,
                     options.backlogTable, artemis.url());
             new Benchmark(options, artemis, work.resolve("tx-log")).run();
+        } catch (Exception | Error e) {
+            keepBrokerLogs(work.resolve("broker"));
+            throw e;
         } finally {
             artemis.kill();
             if (Files.exists(work.resolve("tx-log"))) {
@@ -70,6 +73,21 @@ public final class Benchmark {
                 TxControl.disable(true);
             }
             FileSystemUtils.deleteRecursively(work);
+        }
+    }
+
+    /**
+     * A failed run keeps the broker's logs (they would go with the work folder): a broker that stopped answering
+     * (once, 5 December 2026: a queue's deletion unanswered for 120 s) is otherwise left unexplained.
+     */
+    private static void keepBrokerLogs(Path instance) {
+        Path logs = instance.resolve("log");
+        try {
+            Path kept = Files.createTempDirectory("gw-bench-failed-broker-log-");
+            FileSystemUtils.copyRecursively(logs, kept);
+            System.err.println("The broker's logs of this failed run: " + kept);
+        } catch (Exception e) {
+            System.err.println("Could not keep the broker's logs of " + logs + ": " + e);
         }
     }
 
@@ -175,11 +193,19 @@ public final class Benchmark {
     private long drainedInto(BenchDatabase db, int rows, Relayed path) throws Exception {
         db.prefillOutbox(0, rows, options.analyze);
         String q = queue();
+        long relayed;
         try {
-            return path.into(q);
-        } finally {
-            queues.destroy(q);
+            relayed = path.into(q);
+        } catch (Exception e) {
+            try {
+                queues.destroy(q);
+            } catch (RuntimeException d) {
+                e.addSuppressed(d); // the path's failure is the one to report (its queue may not exist)
+            }
+            throw e;
         }
+        queues.destroy(q);
+        return relayed;
     }
 
     /**
