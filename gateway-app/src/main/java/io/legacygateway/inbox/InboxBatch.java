@@ -37,8 +37,7 @@ final class InboxBatch {
      */
     static final Processor TRANSACTION = x -> {
         InboxBatch b = of(x, "inbox");
-        x.getMessage().setBody(b.consumer.applyWhenReachable(b,
-                () -> stopping(x) || b.consumer.batches().stopping()));
+        x.getMessage().setBody(b.consumer.applyWhenReachable(b, () -> stopping(x, b)));
     };
     /** {@code applied-<consumer>}: the body is one committed delivery. */
     static final Processor APPLIED = x -> {
@@ -68,12 +67,13 @@ final class InboxBatch {
     }
 
     /**
-     * Whether the route of {@code exchange}, or its context, is stopping (or stopped). A route's own stop does not show
-     * here while it waits for its batches in hand (its status stays started): its listener container's does.
+     * Whether the route of {@code exchange}, or its context, is stopping (or stopped). A route's own stop shows first in
+     * the listener container of the batch's session, which stops before Camel waits for the batches in hand (the
+     * route's status stays started meanwhile).
      */
-    private static boolean stopping(Exchange exchange) {
+    private static boolean stopping(Exchange exchange, InboxBatch batch) {
         CamelContext camel = exchange.getContext();
-        if (camel.isStopping() || camel.isStopped()) {
+        if (camel.isStopping() || camel.isStopped() || batch.consumer.batches().stopping()) {
             return true;
         }
         String route = exchange.getFromRouteId();

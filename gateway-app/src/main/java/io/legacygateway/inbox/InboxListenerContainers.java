@@ -14,6 +14,7 @@ import jakarta.transaction.RollbackException;
 import jakarta.transaction.SystemException;
 import jakarta.transaction.Transaction;
 import java.util.List;
+import java.util.function.BooleanSupplier;
 import org.apache.camel.component.jms.DefaultJmsMessageListenerContainer;
 import org.apache.camel.component.jms.JmsEndpoint;
 import org.apache.camel.component.jms.MessageListenerContainerFactory;
@@ -70,6 +71,9 @@ final class InboxListenerContainers implements MessageListenerContainerFactory {
     }
 
     private final class Container extends DefaultJmsMessageListenerContainer {
+
+        /** Whether this container runs, for the batches of its sessions ({@link ListenerBatches#stopping}). */
+        private final BooleanSupplier running = this::isRunning;
 
         Container(JmsEndpoint endpoint) {
             super(endpoint);
@@ -146,7 +150,7 @@ final class InboxListenerContainers implements MessageListenerContainerFactory {
         protected Message receiveMessage(MessageConsumer from) throws JMSException {
             Message first = super.receiveMessage(from);
             if (first != null) {
-                batches.started(from, first, this::isRunning);
+                batches.started(from, first, running);
                 if (xa != null) {
                     countRollback();
                 }

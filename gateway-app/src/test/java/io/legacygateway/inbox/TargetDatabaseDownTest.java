@@ -19,8 +19,8 @@ import org.springframework.test.context.ActiveProfiles;
 
 /**
  * Failure window: the consumer's database is unreachable for three times its {@code maxBackoff} (12 s: the last
- * in-process tries wait the longest backoff) while messages keep arriving. The gateway reaches
- * it through a TCP proxy that the test stops (every pooled connection is cut, new ones are refused) and starts again;
+ * in-process tries wait the longest backoff) while messages keep arriving. The gateway reaches it through a TCP proxy
+ * that the test stops (every pooled connection is cut, new ones are refused) and starts again;
  * the test itself reads the database directly. The outage starts inside a delivery's transaction (the proxy is
  * stopped after its effect, before its commit), so both ways of losing the database are covered: a connection lost in
  * the transaction, and no connection at all. The consumer must not burn delivery attempts: it keeps its message
