@@ -13,7 +13,6 @@ import javax.sql.DataSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.DisposableBean;
-import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import org.springframework.transaction.PlatformTransactionManager;
 
 /**
@@ -97,7 +96,7 @@ public class GatewayDataSources implements DisposableBean {
     }
 
     public PlatformTransactionManager transactionManager(String name) {
-        return transactionManagers.computeIfAbsent(name, n -> new DataSourceTransactionManager(get(n, "dataSource")));
+        return transactionManagers.computeIfAbsent(name, n -> new LocalTransactionManager(get(n, "dataSource")));
     }
 
     @Override
