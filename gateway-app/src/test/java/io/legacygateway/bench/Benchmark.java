@@ -52,9 +52,7 @@ public final class Benchmark {
     public static void main(String[] args) throws Exception {
         Options options = Options.parse(args);
         Path work = Files.createTempDirectory("gw-bench-");
-        // no journal compaction: a compaction of an earlier line's deleted messages would fall on the line that follows
-        StandaloneArtemis artemis = StandaloneArtemis.create(work.resolve("broker"),
-                Map.of("artemis.journalCompactMinFiles", "0"));
+        StandaloneArtemis artemis = StandaloneArtemis.create(work.resolve("broker"));
         artemis.start();
         try {
             System.out.printf("Benchmark %s: %s; databases %s; relay %,d rows, batches %s, claimers %s, %s; inbox"

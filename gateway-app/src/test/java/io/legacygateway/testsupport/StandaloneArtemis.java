@@ -11,7 +11,6 @@ import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.activemq.artemis.jms.client.ActiveMQConnectionFactory;
 import org.awaitility.Awaitility;
@@ -65,21 +64,11 @@ public final class StandaloneArtemis {
 
     /** Creates a broker instance in {@code instance} with the repository's configuration, not yet started. */
     public static StandaloneArtemis create(Path instance) throws IOException {
-        return create(instance, Map.of());
-    }
-
-    /**
-     * As {@link #create(Path)}, with {@code properties} for the {@code ${name:default}} placeholders of the repository's
-     * broker.xml (system properties of the broker's JVM).
-     */
-    public static StandaloneArtemis create(Path instance, Map<String, String> properties) throws IOException {
         Path home = home();
         int port = freePort();
-        StringBuilder javaOptions = new StringBuilder("-Dartemis.port=" + port);
-        properties.forEach((k, v) -> javaOptions.append(" -D").append(k).append('=').append(v));
         run(List.of(home.resolve("bin/artemis").toString(), "create", instance.toString(), "--silent", "--force",
                 "--user", ADMIN, "--password", ADMIN, "--require-login", "--no-web", "--no-autotune", "--nio",
-                "--host", "127.0.0.1", "--java-memory", "512M", "--java-options=" + javaOptions),
+                "--host", "127.0.0.1", "--java-memory", "512M", "--java-options=-Dartemis.port=" + port),
                 instance.getParent().resolve("create.log"));
         Path config = repositoryRoot().resolve("artemis-config");
         for (String f : List.of("broker.xml", "artemis-users.properties", "artemis-roles.properties")) {
