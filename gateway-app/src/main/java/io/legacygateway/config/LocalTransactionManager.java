@@ -2,9 +2,6 @@ package io.legacygateway.config;
 
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.sql.SQLNonTransientConnectionException;
-import java.sql.SQLRecoverableException;
-import java.sql.SQLTransientConnectionException;
 import javax.sql.DataSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -47,10 +44,8 @@ final class LocalTransactionManager extends DataSourceTransactionManager {
 
     private static boolean connectionGone(DefaultTransactionStatus status, TransactionException failure) {
         for (Throwable t = failure; t != null; t = t.getCause()) {
-            if (t instanceof SQLNonTransientConnectionException || t instanceof SQLTransientConnectionException
-                    || t instanceof SQLRecoverableException
-                    || t instanceof SQLException s && s.getSQLState() != null && s.getSQLState().startsWith("08")) {
-                return true; // SQLSTATE class 08: connection exception
+            if (LostConnection.is(t)) {
+                return true;
             }
         }
         try {

@@ -1,8 +1,6 @@
 package io.legacygateway.inbox;
 
-import java.sql.SQLException;
-import java.sql.SQLNonTransientConnectionException;
-import java.sql.SQLTransientConnectionException;
+import io.legacygateway.config.LostConnection;
 import org.springframework.dao.DataAccessResourceFailureException;
 import org.springframework.transaction.CannotCreateTransactionException;
 import org.springframework.transaction.TransactionSystemException;
@@ -25,18 +23,14 @@ final class FailureClassifier {
     static boolean databaseUnreachable(Throwable failure) {
         for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
             if (t instanceof CannotCreateTransactionException || t instanceof DataAccessResourceFailureException
-                    || t instanceof SQLTransientConnectionException
-                    || t instanceof SQLNonTransientConnectionException) {
+                    || LostConnection.is(t)) {
                 return true;
             }
-            // the connection died in the transaction, so the rollback failed too: Spring reports the rollback's
-            // failure ("Connection is closed") and keeps the one that started it aside
+            // the connection died in the transaction and the rollback failed too, under a manager that reports the
+            // rollback's failure and keeps the one that started it aside (Spring's own; the gateway's keeps the work's:
+            // LocalTransactionManager)
             if (t instanceof TransactionSystemException tse && tse.getApplicationException() != null
                     && databaseUnreachable(tse.getApplicationException())) {
-                return true;
-            }
-            if (t instanceof SQLException sql && sql.getSQLState() != null
-                    && (sql.getSQLState().startsWith("08") || sql.getSQLState().matches("57P0[123]"))) {
                 return true;
             }
         }

@@ -5,7 +5,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.zaxxer.hikari.HikariDataSource;
 import io.legacygateway.testsupport.TestDatabase;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
+import java.sql.Connection;
 import java.sql.SQLException;
+import javax.sql.DataSource;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -15,7 +19,8 @@ import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.dao.DataAccessException;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
-import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.jdbc.datasource.DelegatingDataSource;
+import org.springframework.jdbc.datasource.DriverManagerDataSource;
 import org.springframework.transaction.TransactionSystemException;
 import org.springframework.transaction.support.TransactionTemplate;
 
@@ -25,7 +30,8 @@ import org.springframework.transaction.support.TransactionTemplate;
  * the work's and logs the work's at ERROR ("Application exception overridden by rollback exception"), one ERROR per lost
  * connection during an outage. The gateway's {@link LocalTransactionManager} counts that rollback as done (the database
  * discarded the transaction with its connection): the caller gets the work's own failure, nothing is logged at ERROR,
- * nothing of the transaction is committed, and the pool hands out a working connection next.
+ * nothing of the transaction is committed, and the pool hands out a working connection next. A rollback that fails
+ * while its connection stands is still thrown.
  *
  * <p>The connection is lost for real: the server ends the session ({@code pg_terminate_backend}, {@code KILL}).
  */
@@ -84,29 +90,42 @@ abstract class ConnectionLostInsideATransactionContractTest {
     }
 
     @Test
-    void aRollbackOnAStandingConnectionRollsBackAsBefore() {
-        PlatformTransactionManager manager = new LocalTransactionManager(pool);
-        TransactionTemplate tx = new TransactionTemplate(manager);
+    void aRollbackThatFailsOnAStandingConnectionIsStillThrown() {
+        // the real connection, whose rollback refuses once while the connection stays open
+        DataSource refusingRollback = new DelegatingDataSource(pool) {
+            @Override
+            public Connection getConnection() throws SQLException {
+                Connection real = pool.getConnection();
+                return (Connection) Proxy.newProxyInstance(getClass().getClassLoader(),
+                        new Class<?>[] {Connection.class}, (proxy, method, args) -> {
+                            if (method.getName().equals("rollback") && args == null) {
+                                real.rollback();
+                                throw new SQLException("rollback refused", "XX000");
+                            }
+                            try {
+                                return method.invoke(real, args);
+                            } catch (InvocationTargetException e) {
+                                throw e.getCause();
+                            }
+                        });
+            }
+        };
+        TransactionTemplate tx = new TransactionTemplate(new LocalTransactionManager(refusingRollback));
 
         assertThatThrownBy(() -> tx.executeWithoutResult(s -> {
-            jdbc.update("INSERT INTO effect (id) VALUES (1)");
+            new JdbcTemplate(refusingRollback).update("INSERT INTO effect (id) VALUES (1)");
             throw new IllegalStateException("the effect failed");
-        })).isInstanceOf(IllegalStateException.class).hasMessage("the effect failed");
+        })).as("the rollback's failure, with the work's kept aside").isInstanceOf(TransactionSystemException.class)
+                .satisfies(e -> assertThat(((TransactionSystemException) e).getApplicationException())
+                        .hasMessage("the effect failed"));
         assertThat(jdbc.queryForObject("SELECT COUNT(*) FROM effect", Integer.class)).isZero();
-        tx.executeWithoutResult(s -> jdbc.update("INSERT INTO effect (id) VALUES (2)"));
-        assertThat(jdbc.queryForList("SELECT id FROM effect", Integer.class)).containsExactly(2);
     }
 
     /** One effect written, the session ended by the server, a second effect tried on the dead connection. */
     private void workLosingItsConnection() {
         jdbc.update("INSERT INTO effect (id) VALUES (1)");
         long session = jdbc.queryForObject(sessionIdQuery(), Long.class);
-        try (HikariDataSource admin = new HikariDataSource()) {
-            admin.setJdbcUrl(pool.getJdbcUrl());
-            admin.setUsername(pool.getUsername());
-            admin.setMaximumPoolSize(1);
-            endSession(new JdbcTemplate(admin), session);
-        }
+        endSession(new JdbcTemplate(new DriverManagerDataSource(pool.getJdbcUrl(), pool.getUsername(), "")), session);
         jdbc.update("INSERT INTO effect (id) VALUES (2)");
     }
 }
