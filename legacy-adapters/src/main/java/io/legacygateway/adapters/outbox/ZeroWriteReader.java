@@ -11,6 +11,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.UnaryOperator;
 import javax.sql.DataSource;
@@ -47,7 +48,10 @@ import org.springframework.dao.DataAccessException;
  *   <li><b>MariaDB</b>: the row's insert time, filled by the database ({@code DEFAULT CURRENT_TIMESTAMP(6)}), and
  *       {@code h} = the earliest of: the start of every active InnoDB transaction ({@code INNODB_TRX}, needs the
  *       PROCESS privilege), the start of every running statement ({@code PROCESSLIST}), and now; minus
- *       {@code settleTime}. Refused when the column or the privilege is missing.</li>
+ *       {@code settleTime}. {@code INNODB_TRX} is a cache that stays as it was while something reads it more often
+ *       than every 0.1 s: a horizon counts only when the list shows the reader's own transaction running that read
+ *       (else nothing new is published in that cycle; see {@link ZeroWriteWindows#horizon}). Refused when the column
+ *       or the privilege is missing.</li>
  *   <li>Other databases: refused at startup.</li>
  * </ul>
  * Not guaranteed: exactly-once (see above), order across windows other than by the mark.
@@ -55,6 +59,8 @@ import org.springframework.dao.DataAccessException;
 public final class ZeroWriteReader implements OutboxSource {
 
     public static final String TABLE = "gateway_outbox_position";
+    /** How long a start waits for the database to prove a first commit horizon. */
+    private static final Duration FIRST_HORIZON_WITHIN = Duration.ofSeconds(10);
 
     /** Where a new relay starts. */
     public enum StartFrom {
@@ -90,21 +96,24 @@ public final class ZeroWriteReader implements OutboxSource {
         this.positions = new ZeroWritePositions(state, stateDialect, relay, label);
         this.windows = new ZeroWriteWindows(legacy, dialect, mapping, settleTime, label);
         String required = label.apply("markMode") + ": ZERO_WRITE";
+        String start;
         try {
-            windows.horizon();
-        } catch (DataAccessException | IllegalStateException e) {
+            start = windows.firstHorizon(FIRST_HORIZON_WITHIN);
+        } catch (DataAccessException e) {
             throw new IllegalArgumentException(required + " cannot read the commit horizon of " + dialect.id() + " ("
                     + Failures.rootMessage(e) + ")" + (dialect.commitHorizon() == CommitHorizon.INSERT_TIME
                     ? "; the gateway's database user needs the PROCESS privilege (GRANT PROCESS ON *.* TO ...)" : ""), e);
+        } catch (IllegalStateException e) {
+            throw new IllegalArgumentException(required + " cannot read the commit horizon of " + dialect.id() + " ("
+                    + e.getMessage() + ")", e);
         }
         try {
-            windows.read(ZeroWritePosition.startingAt(null).open(windows.canonicalHorizon()), 0);
+            windows.read(ZeroWritePosition.startingAt(null).open(start), 0);
         } catch (DataAccessException e) {
             throw new IllegalArgumentException(required + " cannot read table '" + mapping.table().name() + "' ("
                     + Failures.rootMessage(e) + ")", e);
         }
-        positions.create(source, ZeroWritePosition.startingAt(startFrom == StartFrom.NOW
-                ? windows.canonicalHorizon() : null), label);
+        positions.create(source, ZeroWritePosition.startingAt(startFrom == StartFrom.NOW ? start : null), label);
     }
 
     @Override
@@ -159,11 +168,11 @@ public final class ZeroWriteReader implements OutboxSource {
     private List<OutboxRow> window(ZeroWritePosition p, int limit) {
         for (int attempt = 0; attempt < 2; attempt++) {
             if (p.high() == null) {
-                String h = windows.canonicalHorizon();
-                if (p.low() != null && !windows.beyond(h, p.low())) {
-                    break; // nothing has become final since the last window
+                Optional<String> h = windows.horizon();
+                if (h.isEmpty() || p.low() != null && !windows.beyond(h.get(), p.low())) {
+                    break; // nothing has become final since the last window, or nothing proven so
                 }
-                p = p.open(h);
+                p = p.open(h.get());
             }
             List<OutboxRow> rows = windows.read(p, limit);
             if (rows.size() == limit) {

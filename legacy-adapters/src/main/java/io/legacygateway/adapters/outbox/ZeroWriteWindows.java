@@ -13,6 +13,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -21,9 +22,16 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.locks.LockSupport;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 import javax.sql.DataSource;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.jdbc.UncategorizedSQLException;
 import org.springframework.jdbc.core.JdbcTemplate;
 
@@ -33,6 +41,17 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * variant is rendered once, when the reader is built; the reads run outside any transaction of the legacy table.
  */
 final class ZeroWriteWindows {
+
+    /** InnoDB fills INNODB_TRX again when it has not been read for 0.1 s; reads closer than this are not sent. */
+    static final Duration REFILL = Duration.ofMillis(150);
+    private static final Duration STALE_WARNING = Duration.ofMinutes(1);
+    private static final Logger log = LoggerFactory.getLogger(ZeroWriteWindows.class);
+    private static final ReentrantLock TRANSACTION_LIST_READS = new ReentrantLock();
+    /** When this JVM last read INNODB_TRX (nanoTime), or 0; guarded by {@link #TRANSACTION_LIST_READS}. */
+    private static long lastTransactionListRead;
+
+    private record Proven(String horizon, long askedAt) {
+    }
 
     private final DataSource legacy;
     private final Dialect dialect;
@@ -44,7 +63,11 @@ final class ZeroWriteWindows {
     private final ColumnKind markKind;
     /** The cursor's columns: the order, then the key when it is another column. */
     private final List<OutboxColumn> cursor;
-    private final String horizonSql;
+    /** The last horizon the database proved, and when it was asked (nanoTime). */
+    private volatile Proven proven;
+    /** When the horizon could first not be proven since the last one that could (nanoTime), or 0. */
+    private volatile long staleSince;
+    private volatile long lastWarning;
     private final String visibility;
     private final OutboxStatements statements;
 
@@ -82,7 +105,6 @@ final class ZeroWriteWindows {
                     + " has none for " + dialect.id() + " (PostgreSQL and MariaDB only); use STATUS, TIMESTAMP or"
                     + " DELETE, or capture changes with triggers");
         }
-        this.horizonSql = dialect.sql("zerowrite.horizon", Map.of());
         this.statements = render();
     }
 
@@ -109,28 +131,136 @@ final class ZeroWriteWindows {
         return statements;
     }
 
-    /** The commit horizon now, in its encoded form, asked on a connection of its own (no transaction id of ours). */
-    String horizon() {
-        try (Connection c = legacy.getConnection(); PreparedStatement ps = c.prepareStatement(horizonSql)) {
-            if (dialect.commitHorizon() == CommitHorizon.INSERT_TIME) {
-                ps.setLong(1, settleTime.toNanos() / 1000);
+    /**
+     * The commit horizon now, in the canonical encoding positions keep, asked on a connection of its own (no
+     * transaction of ours on the legacy table); empty when the database cannot prove one at this moment.
+     *
+     * <p>MariaDB: {@code INNODB_TRX} is a cache that InnoDB fills again only when nobody has read it for 0.1 s, so
+     * while something reads it more often (monitoring, other relays) it keeps showing the transactions of seconds ago
+     * and misses those begun since: a horizon taken from it could pass the rows of a transaction that commits later,
+     * and they would never be published. The horizon is therefore read in a transaction of its own, and taken only when
+     * the list shows that transaction running this very read (a token new for each read). A list older than the read
+     * gives nothing; the relay publishes nothing new in that cycle and asks again in the next. Reads closer together
+     * than {@link #REFILL} are not sent (they would keep the cache from refilling): the last proven horizon is returned,
+     * which is older and still sound.
+     */
+    Optional<String> horizon() {
+        if (dialect.commitHorizon() != CommitHorizon.INSERT_TIME) {
+            return Optional.of(ask(null));
+        }
+        long now = System.nanoTime();
+        Proven last = proven;
+        if (last != null && now - last.askedAt() < REFILL.toNanos()) {
+            return Optional.of(last.horizon());
+        }
+        String asked = spacedFromThisJvmsOtherReads(() -> ask(UUID.randomUUID().toString()));
+        now = System.nanoTime();
+        if (asked == null) {
+            staleSince = staleSince == 0 ? now : staleSince;
+            warnWhileStale(now);
+            return Optional.ofNullable(last).map(Proven::horizon);
+        }
+        proven = new Proven(asked, now);
+        staleSince = 0;
+        return Optional.of(asked);
+    }
+
+    /**
+     * The first proven horizon, waiting up to {@code patience} for the database to give one (at startup).
+     *
+     * @throws IllegalStateException when it gives none in that time
+     */
+    String firstHorizon(Duration patience) {
+        long deadline = System.nanoTime() + patience.toNanos();
+        while (true) {
+            Optional<String> h = horizon();
+            if (h.isPresent()) {
+                return h.get();
             }
-            try (ResultSet rs = ps.executeQuery()) {
-                rs.next();
-                Object mark = markKind.readComparable(rs, 1);
-                if (mark == null) {
-                    throw new IllegalStateException("the database returned no commit horizon");
-                }
-                return markKind.encode(mark);
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("information_schema.INNODB_TRX was not refilled within " + patience
+                        + ": something on the server reads it more often than every 0.1 s, and a horizon taken from"
+                        + " it could pass a running transaction");
             }
-        } catch (SQLException e) {
-            throw new UncategorizedSQLException("commit horizon", horizonSql, e);
+            try {
+                Thread.sleep(REFILL.toMillis());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while waiting for the commit horizon", e);
+            }
         }
     }
 
-    /** The horizon in the canonical encoding positions keep. */
-    String canonicalHorizon() {
-        return markKind.encode(markKind.decode(horizon()));
+    /**
+     * Runs a read of INNODB_TRX at least {@link #REFILL} after this JVM's previous one (of any relay, any server), so
+     * that the relays of one gateway never keep the cache from refilling for each other. Other clients of the server
+     * can still do so; {@link #warnWhileStale} says so when it lasts.
+     */
+    private static String spacedFromThisJvmsOtherReads(Supplier<String> read) {
+        TRANSACTION_LIST_READS.lock();
+        try {
+            long wait = lastTransactionListRead + REFILL.toNanos() - System.nanoTime();
+            if (lastTransactionListRead != 0 && wait > 0) {
+                LockSupport.parkNanos(wait);
+            }
+            try {
+                return read.get();
+            } finally {
+                lastTransactionListRead = System.nanoTime();
+            }
+        } finally {
+            TRANSACTION_LIST_READS.unlock();
+        }
+    }
+
+    /** One read of the horizon; null when (MariaDB, {@code call} given) the transaction list predates the read. */
+    private String ask(String call) {
+        boolean proveFresh = call != null;
+        String sql = dialect.sql("zerowrite.horizon", proveFresh ? Map.of("call", call) : Map.of());
+        try (Connection c = legacy.getConnection()) {
+            boolean autoCommit = c.getAutoCommit();
+            try {
+                if (proveFresh) {
+                    c.setAutoCommit(false);
+                    try (Statement begin = c.createStatement()) {
+                        begin.execute(dialect.sql("zerowrite.horizon.begin", Map.of()));
+                    }
+                }
+                try (PreparedStatement ps = c.prepareStatement(sql)) {
+                    if (proveFresh) {
+                        ps.setLong(1, settleTime.toNanos() / 1000);
+                        ps.setString(2, "%" + call + "%");
+                    }
+                    try (ResultSet rs = ps.executeQuery()) {
+                        rs.next();
+                        Object mark = markKind.readComparable(rs, 1);
+                        if (mark == null) {
+                            throw new IllegalStateException("the database returned no commit horizon");
+                        }
+                        // the canonical encoding positions keep (the driver's object may encode otherwise)
+                        return proveFresh && rs.getInt(2) == 0 ? null : markKind.encode(markKind.decode(markKind.encode(mark)));
+                    }
+                }
+            } finally {
+                if (proveFresh) {
+                    c.rollback();
+                    c.setAutoCommit(autoCommit);
+                }
+            }
+        } catch (SQLException e) {
+            throw new UncategorizedSQLException("commit horizon", sql, e);
+        }
+    }
+
+    private void warnWhileStale(long now) {
+        if (now - staleSince >= STALE_WARNING.toNanos()
+                && (lastWarning == 0 || now - lastWarning >= STALE_WARNING.toNanos())) {
+            lastWarning = now;
+            log.warn("ZERO_WRITE on table '{}': no commit horizon for {} s, so nothing new is published (nothing is"
+                    + " lost: the rows wait). MariaDB has not refilled information_schema.INNODB_TRX since: something"
+                    + " reads it more often than every 0.1 s (monitoring, or zero-write relays of other gateways on"
+                    + " this server)", mapping.table().name(), Duration.ofNanos(now - staleSince).toSeconds());
+        }
     }
 
     /** Whether {@code horizon} lies beyond {@code low}: something has become final since that window. */

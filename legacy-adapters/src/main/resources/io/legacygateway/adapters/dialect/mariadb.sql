@@ -17,12 +17,19 @@ INSERT INTO {rejections} (source_table, row_key, relay, event_id, reason, attemp
 --   * the start of every running statement (PROCESSLIST), which covers an INSERT that started before its transaction
 --     (a statement waiting for a metadata lock is in no transaction yet),
 --   * now,
--- minus the settle time (binds: microseconds), which covers INNODB_TRX's 0.1 s cache and the microseconds between a
--- statement's start and its transaction's start. A row whose insert time lies below the horizon was written by a
--- transaction that has ended.
+-- minus the settle time, which covers the microseconds between a statement's start and its transaction's start. A row
+-- whose insert time lies below the horizon was written by a transaction that has ended.
+-- INNODB_TRX is a cache that InnoDB fills again only when nobody has read it for 0.1 s: read more often than that (by
+-- monitoring, other relays, or this one), it stays as it was, for as long as the reads go on, and misses every
+-- transaction begun since. So the horizon is read inside a transaction of its own (zerowrite.horizon.begin), and is
+-- proven only when the list shows that transaction running this very statement: {call} is a token new for each read,
+-- and the second column is 1 when the list holds it (binds: settle time in microseconds, then '%' token '%').
+
+-- name: zerowrite.horizon.begin
+START TRANSACTION WITH CONSISTENT SNAPSHOT
 
 -- name: zerowrite.horizon
-SELECT LEAST(COALESCE((SELECT MIN(trx_started) FROM information_schema.INNODB_TRX), NOW(6)), COALESCE((SELECT MIN(NOW(6) - INTERVAL ROUND(TIME_MS * 1000) MICROSECOND) FROM information_schema.PROCESSLIST WHERE COMMAND IN ('Query', 'Execute') AND ID <> CONNECTION_ID()), NOW(6)), NOW(6)) - INTERVAL ? MICROSECOND
+/* gateway commit horizon {call} */ SELECT LEAST(COALESCE(trx.oldest, NOW(6)), COALESCE((SELECT MIN(NOW(6) - INTERVAL ROUND(TIME_MS * 1000) MICROSECOND) FROM information_schema.PROCESSLIST WHERE COMMAND IN ('Query', 'Execute') AND ID <> CONNECTION_ID()), NOW(6)), NOW(6)) - INTERVAL ? MICROSECOND, trx.current FROM (SELECT MIN(trx_started) AS oldest, COALESCE(MAX(trx_mysql_thread_id = CONNECTION_ID() AND trx_query LIKE ?), 0) AS current FROM information_schema.INNODB_TRX) trx
 
 -- name: zerowrite.visibility
 {createdAt}

@@ -68,7 +68,8 @@ class DialectTest {
         assertThat(Dialect.values()).filteredOn(d -> d.commitHorizon() != Dialect.CommitHorizon.NONE)
                 .containsExactly(Dialect.POSTGRESQL, Dialect.MARIADB);
         assertThat(Dialect.POSTGRESQL.sql("zerowrite.horizon", Map.of())).contains("pg_snapshot_xmin");
-        assertThat(Dialect.MARIADB.sql("zerowrite.horizon", Map.of())).contains("INNODB_TRX").contains("PROCESSLIST");
+        assertThat(Dialect.MARIADB.sql("zerowrite.horizon", Map.of("call", "t-1"))).contains("INNODB_TRX")
+                .contains("PROCESSLIST").startsWith("/* gateway commit horizon t-1 */");
         assertThat(Dialect.MARIADB.sql("zerowrite.visibility", Map.of("createdAt", "t.`created_at`")))
                 .isEqualTo("t.`created_at`");
     }

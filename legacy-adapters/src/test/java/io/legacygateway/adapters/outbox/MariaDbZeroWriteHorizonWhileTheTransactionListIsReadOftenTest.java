@@ -1,0 +1,167 @@
+package io.legacygateway.adapters.outbox;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.legacygateway.adapters.outbox.ZeroWriteReader.StartFrom;
+import io.legacygateway.adapters.sql.GatewaySchema;
+import io.legacygateway.adapters.sql.TableInspector;
+import io.legacygateway.adapters.sql.TableName;
+import io.legacygateway.adapters.testsupport.ContractDatabase;
+import io.legacygateway.adapters.testsupport.TestSchema;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The window: MariaDB's {@code information_schema.INNODB_TRX} is a cache that InnoDB fills again only when nobody has
+ * read it for 0.1 s. While a monitor (here a loop every 20 ms; in production a monitoring agent, or other gateways'
+ * relays) reads it more often, the list stays as it was and misses a transaction begun since. A horizon taken from that
+ * list passed the rows of such a transaction while it ran, and they were never published once it committed. Now a
+ * horizon counts only when the list shows the reader's own transaction running that very read: while the list is
+ * stale the relay publishes nothing new, and once it is refilled every row comes, in order, once. Default settle time
+ * (1 s), as users get it.
+ */
+class MariaDbZeroWriteHorizonWhileTheTransactionListIsReadOftenTest {
+
+    private TestSchema schema;
+    private ZeroWriteReader reader;
+    private final AtomicBoolean monitoring = new AtomicBoolean(true);
+    private final AtomicInteger monitorReads = new AtomicInteger();
+    private Thread monitor;
+
+    @BeforeEach
+    void setUp() {
+        schema = TestSchema.create(ContractDatabase.MARIADB, getClass(), GatewaySchema.OUTBOX, GatewaySchema.RELAY);
+        TableInspector.Table table = TableInspector.inspect(schema.dataSource(), schema.dialect(),
+                new TableName(null, "outbox"), "table");
+        OutboxMapping mapping = OutboxMapping.resolve(table, new OutboxMapping.Settings(MarkMode.ZERO_WRITE, Map.of(),
+                "PENDING", "PUBLISHED", "FAILED", PayloadFormat.JSON, ZoneOffset.UTC), p -> p);
+        RejectionLog log = new RejectionLog(schema.dataSource(), schema.dialect(), "zw", "often/outbox",
+                "stateDataSource");
+        reader = new ZeroWriteReader(schema.dataSource(), schema.dialect(), mapping, schema.dataSource(),
+                schema.dialect(), log, "zw", "often/outbox", StartFrom.BEGINNING, Duration.ofSeconds(1), p -> p);
+    }
+
+    @AfterEach
+    void tearDown() throws Exception {
+        monitoring.set(false);
+        if (monitor != null) {
+            monitor.join();
+        }
+        schema.close();
+    }
+
+    @Test
+    void aTransactionListReadMoreOftenThanItsCacheRefillsNeverLetsTheHorizonPassARunningTransaction() throws Exception {
+        monitor = new Thread(this::readTheTransactionListEvery20Ms, "innodb-trx-monitor");
+        monitor.start();
+        // the list is now kept as it was at the monitor's first read, before the legacy transaction below began
+        await().atMost(Duration.ofSeconds(10)).until(() -> monitorReads.get() >= 3);
+
+        List<Long> published = new ArrayList<>();
+        try (Connection legacyApp = schema.dataSource().getConnection()) {
+            legacyApp.setAutoCommit(false);
+            try (Statement s = legacyApp.createStatement()) {
+                s.executeUpdate("INSERT INTO outbox (aggregate_type, aggregate_id, event_type, payload)"
+                        + " VALUES ('Order', 'late', 'OrderCreated', '{}')");
+            }
+            schema.jdbc().update("INSERT INTO outbox (aggregate_type, aggregate_id, event_type, payload)"
+                    + " VALUES ('Order', 'early', 'OrderCreated', '{}')");
+
+            // longer than the settle time: a horizon from the stale list would have passed both rows by now
+            await("nothing published while a transaction the list misses runs").during(Duration.ofSeconds(3))
+                    .atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(50)).until(() -> {
+                        published.addAll(cycle());
+                        return published.isEmpty();
+                    });
+            legacyApp.commit();
+        }
+        monitoring.set(false);
+        monitor.join();
+
+        List<Long> keys = schema.jdbc().queryForList("SELECT seq FROM outbox ORDER BY seq", Long.class);
+        assertThat(keys).hasSize(2);
+        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(50)).until(() -> {
+            published.addAll(cycle());
+            return published.size() >= 2;
+        });
+        assertThat(published).as("the late transaction's row first (outbox order), each once").isEqualTo(keys);
+        assertThat(cycle()).isEmpty();
+    }
+
+    @Test
+    void twoRelaysOfOneGatewayPollingAtTheDefaultIntervalDoNotKeepTheListStaleForEachOther() throws Exception {
+        monitoring.set(false); // no monitor: the two relays' own reads are the frequent ones
+        ZeroWriteReader second = new ZeroWriteReader(schema.dataSource(), schema.dialect(), reader.mapping(),
+                schema.dataSource(), schema.dialect(), new RejectionLog(schema.dataSource(), schema.dialect(), "zw2",
+                "often/outbox", "stateDataSource"), "zw2", "often/outbox", StartFrom.BEGINNING, Duration.ofSeconds(1),
+                p -> p);
+        List<Long> first = java.util.Collections.synchronizedList(new ArrayList<>());
+        List<Long> other = java.util.Collections.synchronizedList(new ArrayList<>());
+        AtomicBoolean polling = new AtomicBoolean(true);
+        Thread a = new Thread(() -> poll(reader, first, polling), "relay-zw");
+        Thread b = new Thread(() -> poll(second, other, polling), "relay-zw2");
+        a.start();
+        b.start();
+        try {
+            for (int i = 0; i < 20; i++) {
+                schema.jdbc().update("INSERT INTO outbox (aggregate_type, aggregate_id, event_type, payload)"
+                        + " VALUES ('Order', ?, 'OrderCreated', '{}')", "o-" + i);
+            }
+            List<Long> keys = schema.jdbc().queryForList("SELECT seq FROM outbox ORDER BY seq", Long.class);
+            await().atMost(Duration.ofSeconds(30)).until(() -> first.size() >= 20 && other.size() >= 20);
+            assertThat(first).isEqualTo(keys);
+            assertThat(other).isEqualTo(keys);
+        } finally {
+            polling.set(false);
+            a.join();
+            b.join();
+        }
+    }
+
+    /** A relay's loop: a cycle, then the default poll interval (100 ms) when it found nothing. */
+    private void poll(ZeroWriteReader relay, List<Long> published, AtomicBoolean polling) {
+        try {
+            while (polling.get()) {
+                List<Long> keys = OutboxFixture.keysOf(schema.inTransaction(tx -> relay.claim(10, Instant.now())));
+                published.addAll(keys);
+                if (keys.isEmpty()) {
+                    Thread.sleep(100); // the relay's own rhythm (pollInterval), not a wait of the test
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** One relay cycle, committed: the keys it claimed. */
+    private List<Long> cycle() {
+        return OutboxFixture.keysOf(schema.inTransaction(tx -> reader.claim(10, Instant.now())));
+    }
+
+    private void readTheTransactionListEvery20Ms() {
+        try (Connection c = schema.dataSource().getConnection(); Statement s = c.createStatement()) {
+            while (monitoring.get()) {
+                try (ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM information_schema.INNODB_TRX")) {
+                    rs.next();
+                }
+                monitorReads.incrementAndGet();
+                Thread.sleep(20); // the monitor's own rhythm, not a wait of the test
+            }
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}
