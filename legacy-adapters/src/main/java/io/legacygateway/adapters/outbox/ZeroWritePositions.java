@@ -58,6 +58,11 @@ final class ZeroWritePositions {
         }
     }
 
+    /** Whether the relay has a position (kept from an earlier run). */
+    boolean exists() {
+        return !query("position.read").isEmpty();
+    }
+
     /** The position, locked until the caller's transaction ends. */
     ZeroWritePosition lock() {
         List<ZeroWritePosition> found = query("position.lock");

@@ -59,7 +59,7 @@ import org.springframework.dao.DataAccessException;
 public final class ZeroWriteReader implements OutboxSource {
 
     public static final String TABLE = "gateway_outbox_position";
-    /** How long a start waits for the database to prove a first commit horizon. */
+    /** How long the first start of a relay with {@code startFrom: NOW} waits for a proven commit horizon. */
     private static final Duration FIRST_HORIZON_WITHIN = Duration.ofSeconds(10);
 
     /** Where a new relay starts. */
@@ -96,24 +96,30 @@ public final class ZeroWriteReader implements OutboxSource {
         this.positions = new ZeroWritePositions(state, stateDialect, relay, label);
         this.windows = new ZeroWriteWindows(legacy, dialect, mapping, settleTime, label);
         String required = label.apply("markMode") + ": ZERO_WRITE";
-        String start;
+        ZeroWriteWindows.Asked asked;
         try {
-            start = windows.firstHorizon(FIRST_HORIZON_WITHIN);
-        } catch (DataAccessException e) {
+            asked = windows.askOnce();
+        } catch (DataAccessException | IllegalStateException e) {
             throw new IllegalArgumentException(required + " cannot read the commit horizon of " + dialect.id() + " ("
                     + Failures.rootMessage(e) + ")" + (dialect.commitHorizon() == CommitHorizon.INSERT_TIME
                     ? "; the gateway's database user needs the PROCESS privilege (GRANT PROCESS ON *.* TO ...)" : ""), e);
-        } catch (IllegalStateException e) {
-            throw new IllegalArgumentException(required + " cannot read the commit horizon of " + dialect.id() + " ("
-                    + e.getMessage() + ")", e);
         }
         try {
-            windows.read(ZeroWritePosition.startingAt(null).open(start), 0);
+            windows.read(ZeroWritePosition.startingAt(null).open(asked.horizon()), 0);
         } catch (DataAccessException e) {
             throw new IllegalArgumentException(required + " cannot read table '" + mapping.table().name() + "' ("
                     + Failures.rootMessage(e) + ")", e);
         }
-        positions.create(source, ZeroWritePosition.startingAt(startFrom == StartFrom.NOW ? start : null), label);
+        String start = null;
+        if (startFrom == StartFrom.NOW && !positions.exists()) {
+            try {
+                start = asked.proven() ? asked.horizon() : windows.firstHorizon(FIRST_HORIZON_WITHIN);
+            } catch (IllegalStateException e) {
+                throw new IllegalArgumentException(label.apply("startFrom") + ": NOW needs a first commit horizon of "
+                        + dialect.id() + " (" + e.getMessage() + ")", e);
+            }
+        }
+        positions.create(source, ZeroWritePosition.startingAt(start), label);
     }
 
     @Override

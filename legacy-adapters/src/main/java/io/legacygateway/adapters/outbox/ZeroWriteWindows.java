@@ -53,6 +53,10 @@ final class ZeroWriteWindows {
     private record Proven(String horizon, long askedAt) {
     }
 
+    /** A horizon as read, and whether the database proved it (MariaDB: the transaction list was not older than it). */
+    record Asked(String horizon, boolean proven) {
+    }
+
     private final DataSource legacy;
     private final Dialect dialect;
     private final OutboxMapping mapping;
@@ -146,23 +150,32 @@ final class ZeroWriteWindows {
      */
     Optional<String> horizon() {
         if (dialect.commitHorizon() != CommitHorizon.INSERT_TIME) {
-            return Optional.of(ask(null));
+            return Optional.of(ask(null).horizon());
         }
         long now = System.nanoTime();
         Proven last = proven;
         if (last != null && now - last.askedAt() < REFILL.toNanos()) {
             return Optional.of(last.horizon());
         }
-        String asked = spacedFromThisJvmsOtherReads(() -> ask(UUID.randomUUID().toString()));
+        Asked asked = askOnce();
         now = System.nanoTime();
-        if (asked == null) {
+        if (!asked.proven()) {
             staleSince = staleSince == 0 ? now : staleSince;
             warnWhileStale(now);
             return Optional.ofNullable(last).map(Proven::horizon);
         }
-        proven = new Proven(asked, now);
+        proven = new Proven(asked.horizon(), now);
         staleSince = 0;
-        return Optional.of(asked);
+        return Optional.of(asked.horizon());
+    }
+
+    /**
+     * One read of the horizon, proven or not: at startup, to check that the database answers (privileges) and to
+     * bound a first test read of the table. Never a position's bound unless {@link Asked#proven}.
+     */
+    Asked askOnce() {
+        return dialect.commitHorizon() != CommitHorizon.INSERT_TIME ? ask(null)
+                : spacedFromThisJvmsOtherReads(() -> ask(UUID.randomUUID().toString()));
     }
 
     /**
@@ -196,7 +209,7 @@ final class ZeroWriteWindows {
      * that the relays of one gateway never keep the cache from refilling for each other. Other clients of the server
      * can still do so; {@link #warnWhileStale} says so when it lasts.
      */
-    private static String spacedFromThisJvmsOtherReads(Supplier<String> read) {
+    private static Asked spacedFromThisJvmsOtherReads(Supplier<Asked> read) {
         TRANSACTION_LIST_READS.lock();
         try {
             long wait = lastTransactionListRead + REFILL.toNanos() - System.nanoTime();
@@ -213,8 +226,8 @@ final class ZeroWriteWindows {
         }
     }
 
-    /** One read of the horizon; null when (MariaDB, {@code call} given) the transaction list predates the read. */
-    private String ask(String call) {
+    /** One read of the horizon; not proven when (MariaDB, {@code call} given) the transaction list predates the read. */
+    private Asked ask(String call) {
         boolean proveFresh = call != null;
         String sql = dialect.sql("zerowrite.horizon", proveFresh ? Map.of("call", call) : Map.of());
         try (Connection c = legacy.getConnection()) {
@@ -238,7 +251,8 @@ final class ZeroWriteWindows {
                             throw new IllegalStateException("the database returned no commit horizon");
                         }
                         // the canonical encoding positions keep (the driver's object may encode otherwise)
-                        return proveFresh && rs.getInt(2) == 0 ? null : markKind.encode(markKind.decode(markKind.encode(mark)));
+                        return new Asked(markKind.encode(markKind.decode(markKind.encode(mark))),
+                                !proveFresh || rs.getInt(2) == 1);
                     }
                 }
             } finally {

@@ -38,6 +38,11 @@ import org.springframework.dao.DuplicateKeyException;
 abstract class InboxStoreContractTest {
 
     static final Instant T0 = Instant.parse("2030-01-01T00:00:00Z");
+    /**
+     * Lock waits are read from MariaDB's INNODB_TRX, a cache InnoDB refills only when it has not been read for 0.1 s:
+     * polled more often, it would never show the wait.
+     */
+    static final Duration LOCK_WAIT_POLL = Duration.ofMillis(150);
 
     TestSchema schema;
     InboxStore inbox;
@@ -146,7 +151,8 @@ abstract class InboxStoreContractTest {
                         copy.completeExceptionally(e);
                     }
                 });
-                await().atMost(Duration.ofSeconds(20)).until(() -> schema.lockWaits() == 1 || copy.isDone());
+                await().atMost(Duration.ofSeconds(20)).pollInterval(LOCK_WAIT_POLL)
+                        .until(() -> schema.lockWaits() == 1 || copy.isDone());
                 assertThat(copy).as("the copy waits for the first delivery's transaction").isNotDone();
                 if (!commit) {
                     tx.setRollbackOnly();
@@ -227,7 +233,8 @@ abstract class InboxStoreContractTest {
                     second.completeExceptionally(e);
                 }
             });
-            await().atMost(Duration.ofSeconds(20)).until(() -> schema.lockWaits() == 1 || second.isDone());
+            await().atMost(Duration.ofSeconds(20)).pollInterval(LOCK_WAIT_POLL)
+                    .until(() -> schema.lockWaits() == 1 || second.isDone());
             assertThat(second).as("the second transaction waits for the aggregate's row").isNotDone();
         });
         return second;

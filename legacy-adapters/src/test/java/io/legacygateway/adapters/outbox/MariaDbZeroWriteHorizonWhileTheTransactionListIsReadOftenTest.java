@@ -1,6 +1,7 @@
 package io.legacygateway.adapters.outbox;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.legacygateway.adapters.outbox.ZeroWriteReader.StartFrom;
@@ -30,13 +31,14 @@ import org.junit.jupiter.api.Test;
  * relays) reads it more often, the list stays as it was and misses a transaction begun since. A horizon taken from that
  * list passed the rows of such a transaction while it ran, and they were never published once it committed. Now a
  * horizon counts only when the list shows the reader's own transaction running that very read: while the list is
- * stale the relay publishes nothing new, and once it is refilled every row comes, in order, once. Default settle time
- * (1 s), as users get it.
+ * stale the relay publishes nothing new, and once it is refilled every row comes, in order, once. A restart needs no
+ * horizon; a first start from NOW needs a proven one. Default settle time (1 s), as users get it.
  */
 class MariaDbZeroWriteHorizonWhileTheTransactionListIsReadOftenTest {
 
     private TestSchema schema;
     private ZeroWriteReader reader;
+    private RejectionLog log;
     private final AtomicBoolean monitoring = new AtomicBoolean(true);
     private final AtomicInteger monitorReads = new AtomicInteger();
     private Thread monitor;
@@ -48,7 +50,7 @@ class MariaDbZeroWriteHorizonWhileTheTransactionListIsReadOftenTest {
                 new TableName(null, "outbox"), "table");
         OutboxMapping mapping = OutboxMapping.resolve(table, new OutboxMapping.Settings(MarkMode.ZERO_WRITE, Map.of(),
                 "PENDING", "PUBLISHED", "FAILED", PayloadFormat.JSON, ZoneOffset.UTC), p -> p);
-        RejectionLog log = new RejectionLog(schema.dataSource(), schema.dialect(), "zw", "often/outbox",
+        log = new RejectionLog(schema.dataSource(), schema.dialect(), "zw", "often/outbox",
                 "stateDataSource");
         reader = new ZeroWriteReader(schema.dataSource(), schema.dialect(), mapping, schema.dataSource(),
                 schema.dialect(), log, "zw", "often/outbox", StartFrom.BEGINNING, Duration.ofSeconds(1), p -> p);
@@ -65,10 +67,7 @@ class MariaDbZeroWriteHorizonWhileTheTransactionListIsReadOftenTest {
 
     @Test
     void aTransactionListReadMoreOftenThanItsCacheRefillsNeverLetsTheHorizonPassARunningTransaction() throws Exception {
-        monitor = new Thread(this::readTheTransactionListEvery20Ms, "innodb-trx-monitor");
-        monitor.start();
-        // the list is now kept as it was at the monitor's first read, before the legacy transaction below began
-        await().atMost(Duration.ofSeconds(10)).until(() -> monitorReads.get() >= 3);
+        startMonitor();
 
         List<Long> published = new ArrayList<>();
         try (Connection legacyApp = schema.dataSource().getConnection()) {
@@ -99,6 +98,32 @@ class MariaDbZeroWriteHorizonWhileTheTransactionListIsReadOftenTest {
         });
         assertThat(published).as("the late transaction's row first (outbox order), each once").isEqualTo(keys);
         assertThat(cycle()).isEmpty();
+    }
+
+    @Test
+    void aRelayRestartedWhileTheListIsStaleStartsWithItsPosition() {
+        startMonitor();
+        ZeroWriteReader restarted = new ZeroWriteReader(schema.dataSource(), schema.dialect(), reader.mapping(),
+                schema.dataSource(), schema.dialect(), log, "zw", "often/outbox", StartFrom.NOW, Duration.ofSeconds(1),
+                p -> p);
+
+        assertThat(restarted.backlog(Instant.now()).pending()).isZero();
+        assertThat(schema.jdbc().queryForObject("SELECT window_low FROM gateway_outbox_position WHERE relay = 'zw'",
+                String.class)).as("kept from the first start (BEGINNING), not moved to now").isNull();
+    }
+
+    @Test
+    void aFirstStartFromNowWhileTheListIsStaleFailsNamingStartFrom() {
+        startMonitor();
+
+        assertThatThrownBy(() -> new ZeroWriteReader(schema.dataSource(), schema.dialect(), reader.mapping(),
+                schema.dataSource(), schema.dialect(), log, "zw-now", "often/outbox", StartFrom.NOW,
+                Duration.ofSeconds(1), p -> p))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("startFrom: NOW needs a first commit horizon of mariadb")
+                .hasMessageContaining("INNODB_TRX was not refilled");
+        assertThat(schema.jdbc().queryForObject("SELECT count(*) FROM gateway_outbox_position WHERE relay = 'zw-now'",
+                Integer.class)).isZero();
     }
 
     @Test
@@ -144,6 +169,13 @@ class MariaDbZeroWriteHorizonWhileTheTransactionListIsReadOftenTest {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+    }
+
+    /** Starts the monitor; from its first read on, the list is kept as it was then. */
+    private void startMonitor() {
+        monitor = new Thread(this::readTheTransactionListEvery20Ms, "innodb-trx-monitor");
+        monitor.start();
+        await().atMost(Duration.ofSeconds(10)).until(() -> monitorReads.get() >= 3);
     }
 
     /** One relay cycle, committed: the keys it claimed. */
