@@ -3,6 +3,8 @@ package io.legacygateway.adapters.outbox;
 import io.legacygateway.adapters.Failures;
 import io.legacygateway.adapters.sql.Dialect;
 import io.legacygateway.adapters.sql.Dialect.CommitHorizon;
+import java.sql.Connection;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -16,6 +18,9 @@ import java.util.Set;
 import java.util.function.UnaryOperator;
 import javax.sql.DataSource;
 import org.springframework.dao.DataAccessException;
+import org.springframework.jdbc.UncategorizedSQLException;
+import org.springframework.jdbc.datasource.DataSourceUtils;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
 
 /**
  * {@link MarkMode#ZERO_WRITE}: publishes rows of a legacy table it may only read, and keeps its position in the
@@ -35,7 +40,9 @@ import org.springframework.dao.DataAccessException;
  * </ol>
  * The position (window and cursor) is locked ({@code FOR UPDATE}) at the start of each cycle and written in the same
  * transaction, which the relay commits only after the broker confirmed the batch: one relay instance at a time works a
- * position, and a crash re-reads the batch (the broker's duplicate detection drops the copies).
+ * position, and a crash re-reads the batch (the broker's duplicate detection drops the copies). Where the legacy table
+ * and the position share that transaction (one datasource), it must be READ COMMITTED, as the relay's cycles are, so
+ * that the window's read sees every commit before it (refused at the first claim otherwise).
  *
  * <p>The mark per database ({@link Dialect#commitHorizon()}):
  * <ul>
@@ -71,6 +78,8 @@ public final class ZeroWriteReader implements OutboxSource {
     }
 
     private final DataSource state;
+    private final DataSource legacy;
+    private volatile boolean isolationChecked;
     private final OutboxMapping mapping;
     private final RejectionLog rejections;
     /** The reads of the legacy table. */
@@ -91,6 +100,7 @@ public final class ZeroWriteReader implements OutboxSource {
                            Dialect stateDialect, RejectionLog rejections, String relay, String source,
                            StartFrom startFrom, Duration settleTime, UnaryOperator<String> label) {
         this.state = state;
+        this.legacy = legacy;
         this.mapping = mapping;
         this.rejections = rejections;
         this.positions = new ZeroWritePositions(state, stateDialect, relay, label);
@@ -137,6 +147,10 @@ public final class ZeroWriteReader implements OutboxSource {
      */
     @Override
     public List<OutboxRow> claim(int limit, Instant now) {
+        if (!isolationChecked) {
+            requireReadsThatSeeEveryCommitBeforeThem();
+            isolationChecked = true;
+        }
         ZeroWritePosition p = positions.lock();
         List<OutboxRow> rows = new ArrayList<>(dueRetries(now, limit));
         int room = limit - rows.size();
@@ -154,6 +168,32 @@ public final class ZeroWriteReader implements OutboxSource {
             RejectionLog.Entry e = entries.get(r.keyText());
             return e == null ? r : r.withRetryCount(e.attempts());
         }).toList();
+    }
+
+    /**
+     * Where the legacy table shares the cycle's transaction (one datasource for both), that transaction must be READ
+     * COMMITTED, as the relay's is: under REPEATABLE READ its read view, taken at its first read, before the horizon,
+     * would hide the rows of transactions that commit between the two, and the window would pass them. Checked once.
+     *
+     * @throws IllegalStateException when the transaction on the legacy table is REPEATABLE READ or SERIALIZABLE
+     */
+    private void requireReadsThatSeeEveryCommitBeforeThem() {
+        if (!TransactionSynchronizationManager.hasResource(legacy)) {
+            return; // the reads run alone, each with a view of every commit before it
+        }
+        Connection c = DataSourceUtils.getConnection(legacy);
+        try {
+            int level = c.getTransactionIsolation();
+            if (level > Connection.TRANSACTION_READ_COMMITTED) {
+                throw new IllegalStateException("ZERO_WRITE reads table '" + mapping.table().name() + "' in the cycle's"
+                        + " transaction, which must be READ COMMITTED (JDBC level " + level + "): an older read view"
+                        + " would hide rows committed after it, and the window would pass them");
+            }
+        } catch (SQLException e) {
+            throw new UncategorizedSQLException("transaction isolation", null, e);
+        } finally {
+            DataSourceUtils.releaseConnection(c, legacy);
+        }
     }
 
     /** Rows whose retry is due, read again from the legacy table; entries of rows that are gone are removed. */

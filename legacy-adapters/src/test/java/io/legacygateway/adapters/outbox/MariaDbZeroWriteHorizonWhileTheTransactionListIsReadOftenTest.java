@@ -3,6 +3,7 @@ package io.legacygateway.adapters.outbox;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
+import static org.springframework.transaction.TransactionDefinition.ISOLATION_READ_COMMITTED;
 
 import io.legacygateway.adapters.outbox.ZeroWriteReader.StartFrom;
 import io.legacygateway.adapters.sql.GatewaySchema;
@@ -160,7 +161,8 @@ class MariaDbZeroWriteHorizonWhileTheTransactionListIsReadOftenTest {
     private void poll(ZeroWriteReader relay, List<Long> published, AtomicBoolean polling) {
         try {
             while (polling.get()) {
-                List<Long> keys = OutboxFixture.keysOf(schema.inTransaction(tx -> relay.claim(10, Instant.now())));
+                List<Long> keys = OutboxFixture.keysOf(schema.inTransaction(ISOLATION_READ_COMMITTED,
+                        tx -> relay.claim(10, Instant.now())));
                 published.addAll(keys);
                 if (keys.isEmpty()) {
                     Thread.sleep(100); // the relay's own rhythm (pollInterval), not a wait of the test
@@ -180,7 +182,9 @@ class MariaDbZeroWriteHorizonWhileTheTransactionListIsReadOftenTest {
 
     /** One relay cycle, committed: the keys it claimed. */
     private List<Long> cycle() {
-        return OutboxFixture.keysOf(schema.inTransaction(tx -> reader.claim(10, Instant.now())));
+        // read committed, as the relay's cycles are
+        return OutboxFixture.keysOf(schema.inTransaction(ISOLATION_READ_COMMITTED,
+                tx -> reader.claim(10, Instant.now())));
     }
 
     private void readTheTransactionListEvery20Ms() {

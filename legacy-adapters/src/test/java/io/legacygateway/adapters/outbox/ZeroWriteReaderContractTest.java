@@ -3,6 +3,8 @@ package io.legacygateway.adapters.outbox;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
+import static org.springframework.transaction.TransactionDefinition.ISOLATION_READ_COMMITTED;
+import static org.springframework.transaction.TransactionDefinition.ISOLATION_REPEATABLE_READ;
 
 import io.legacygateway.adapters.outbox.ZeroWriteReader.StartFrom;
 import io.legacygateway.adapters.sql.GatewaySchema;
@@ -38,6 +40,8 @@ abstract class ZeroWriteReaderContractTest {
      * the test servers are shared with other test runs (a lock-wait test elsewhere holds one open for seconds).
      */
     static final Duration FINAL_WITHIN = Duration.ofSeconds(120);
+    /** The relay's cycles are READ COMMITTED (RelayTransactions); a claim requires it where it reads in them. */
+    static final int READ_COMMITTED = ISOLATION_READ_COMMITTED;
 
     TestSchema schema;
     OutboxMapping mapping;
@@ -85,7 +89,8 @@ abstract class ZeroWriteReaderContractTest {
     private List<Long> drain(ZeroWriteReader reader, int expected) {
         List<Long> seen = new ArrayList<>();
         await().atMost(FINAL_WITHIN).pollInterval(Duration.ofMillis(50)).until(() -> {
-            seen.addAll(OutboxFixture.keysOf(schema.inTransaction(tx -> reader.claim(10, Instant.now()))));
+            seen.addAll(OutboxFixture.keysOf(schema.inTransaction(READ_COMMITTED,
+                    tx -> reader.claim(10, Instant.now()))));
             return seen.size() >= expected;
         });
         return seen;
@@ -113,7 +118,7 @@ abstract class ZeroWriteReaderContractTest {
         List<Long> first = new ArrayList<>();
         await().atMost(FINAL_WITHIN).pollInterval(Duration.ofMillis(50)).until(() -> {
             try {
-                schema.inTransactionDo(tx -> {
+                schema.inTransaction(READ_COMMITTED, tx -> {
                     first.addAll(OutboxFixture.keysOf(reader.claim(10, Instant.now())));
                     throw new IllegalStateException("the broker did not confirm");
                 });
@@ -145,15 +150,15 @@ abstract class ZeroWriteReaderContractTest {
         List<Long> keys = insert("a", "b");
         drain(reader, 2);
         Instant at = Instant.now();
-        List<OutboxRow> rows = schema.inTransaction(tx -> reader.claim(0, at));
+        List<OutboxRow> rows = schema.inTransaction(READ_COMMITTED, tx -> reader.claim(0, at));
         assertThat(rows).isEmpty();
         OutboxRow a = rowOf(reader, keys.get(0));
         OutboxRow b = rowOf(reader, keys.get(1));
         schema.inTransactionDo(tx -> reader.recordFailures(List.of(new OutboxFailure(a, "broker refused", 1,
                 at.plusSeconds(3600)), new OutboxFailure(b, "not JSON", 4, null)), at));
 
-        assertThat(schema.<List<OutboxRow>>inTransaction(tx -> reader.claim(10, at))).isEmpty();
-        List<OutboxRow> due = schema.inTransaction(tx -> reader.claim(10, at.plusSeconds(3600)));
+        assertThat(schema.<List<OutboxRow>>inTransaction(READ_COMMITTED, tx -> reader.claim(10, at))).isEmpty();
+        List<OutboxRow> due = schema.inTransaction(READ_COMMITTED, tx -> reader.claim(10, at.plusSeconds(3600)));
         assertThat(OutboxFixture.keysOf(due)).containsExactly(keys.get(0));
         assertThat(due.get(0).retryCount()).isEqualTo(1);
         assertThat(reader.failed(10)).extracting(f -> f.row().key(), FailedRow::reason, FailedRow::attempts)
@@ -163,13 +168,27 @@ abstract class ZeroWriteReaderContractTest {
         schema.inTransactionDo(tx -> reader.markPublished(due, at, "relay-1"));
         assertThat(log.entries(List.of(String.valueOf(keys.get(0))))).as("published: its entry goes").isEmpty();
         assertThat(schema.<Integer>inTransaction(tx -> reader.retry(reader.failed(10)))).isEqualTo(1);
-        assertThat(OutboxFixture.keysOf(schema.inTransaction(tx -> reader.claim(10, at)))).containsExactly(keys.get(1));
+        assertThat(OutboxFixture.keysOf(schema.inTransaction(READ_COMMITTED, tx -> reader.claim(10, at))))
+                .containsExactly(keys.get(1));
     }
 
     /** A row as the reader reads it, by key. */
     private OutboxRow rowOf(ZeroWriteReader reader, long key) {
         return new OutboxRow(key, key, schema.jdbc().queryForObject("SELECT id FROM outbox WHERE seq = ?",
                 String.class, key), "Order", null, "OrderCreated", 1, "{}", null, null, null, null, null, 0);
+    }
+
+    @Test
+    void aCycleUnderRepeatableReadIsRefusedBeforeItReads() {
+        ZeroWriteReader reader = reader("zw", "contract/outbox", StartFrom.BEGINNING);
+        insert("a");
+
+        assertThatThrownBy(() -> schema.inTransaction(ISOLATION_REPEATABLE_READ, tx -> reader.claim(10, Instant.now())))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("must be READ COMMITTED")
+                .hasMessageContaining("an older read view would hide rows committed after it");
+        assertThat(schema.jdbc().queryForObject("SELECT window_low FROM " + ZeroWriteReader.TABLE
+                + " WHERE relay = 'zw'", String.class)).as("the position has not moved").isNull();
     }
 
     @Test

@@ -91,6 +91,13 @@ public final class TestSchema implements AutoCloseable {
         new TransactionTemplate(transactions).executeWithoutResult(work);
     }
 
+    /** Runs {@code work} in one transaction of the given isolation on this schema's datasource. */
+    public <T> T inTransaction(int isolation, TransactionCallback<T> work) {
+        TransactionTemplate tx = new TransactionTemplate(transactions);
+        tx.setIsolationLevel(isolation);
+        return tx.execute(work);
+    }
+
     /** Sessions on this schema waiting for a lock another transaction holds. */
     public int lockWaits() {
         return database.lockWaits(jdbc, name);
