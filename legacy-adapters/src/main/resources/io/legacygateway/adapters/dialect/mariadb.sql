@@ -23,13 +23,14 @@ INSERT INTO {rejections} (source_table, row_key, relay, event_id, reason, attemp
 -- monitoring, other relays, or this one), it stays as it was, for as long as the reads go on, and misses every
 -- transaction begun since. So the horizon is read inside a transaction of its own (zerowrite.horizon.begin), and is
 -- proven only when the list shows that transaction running this very statement: {call} is a token new for each read,
--- and the second column is 1 when the list holds it (binds: settle time in microseconds, then '%' token '%').
+-- and the second column is 1 when the list holds it (binds: settle time in microseconds, then '%' token '%'). That
+-- transaction writes nothing and is left out of the oldest start.
 
 -- name: zerowrite.horizon.begin
 START TRANSACTION WITH CONSISTENT SNAPSHOT
 
 -- name: zerowrite.horizon
-/* gateway commit horizon {call} */ SELECT LEAST(COALESCE(trx.oldest, NOW(6)), COALESCE((SELECT MIN(NOW(6) - INTERVAL ROUND(TIME_MS * 1000) MICROSECOND) FROM information_schema.PROCESSLIST WHERE COMMAND IN ('Query', 'Execute') AND ID <> CONNECTION_ID()), NOW(6)), NOW(6)) - INTERVAL ? MICROSECOND, trx.current FROM (SELECT MIN(trx_started) AS oldest, COALESCE(MAX(trx_mysql_thread_id = CONNECTION_ID() AND trx_query LIKE ?), 0) AS current FROM information_schema.INNODB_TRX) trx
+/* gateway commit horizon {call} */ SELECT LEAST(COALESCE(trx.oldest, NOW(6)), COALESCE((SELECT MIN(NOW(6) - INTERVAL ROUND(TIME_MS * 1000) MICROSECOND) FROM information_schema.PROCESSLIST WHERE COMMAND IN ('Query', 'Execute') AND ID <> CONNECTION_ID()), NOW(6)), NOW(6)) - INTERVAL ? MICROSECOND, trx.current FROM (SELECT MIN(CASE WHEN trx_mysql_thread_id <> CONNECTION_ID() THEN trx_started END) AS oldest, COALESCE(MAX(trx_mysql_thread_id = CONNECTION_ID() AND trx_query LIKE ?), 0) AS current FROM information_schema.INNODB_TRX) trx
 
 -- name: zerowrite.visibility
 {createdAt}
