@@ -25,9 +25,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
-import java.util.concurrent.locks.LockSupport;
-import java.util.concurrent.locks.ReentrantLock;
-import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 import javax.sql.DataSource;
 import org.slf4j.Logger;
@@ -46,9 +43,6 @@ final class ZeroWriteWindows {
     static final Duration REFILL = Duration.ofMillis(150);
     private static final Duration STALE_WARNING = Duration.ofMinutes(1);
     private static final Logger log = LoggerFactory.getLogger(ZeroWriteWindows.class);
-    private static final ReentrantLock TRANSACTION_LIST_READS = new ReentrantLock();
-    /** When this JVM last read INNODB_TRX (nanoTime), or 0; guarded by {@link #TRANSACTION_LIST_READS}. */
-    private static long lastTransactionListRead;
 
     private record Proven(String horizon, long askedAt) {
     }
@@ -146,7 +140,8 @@ final class ZeroWriteWindows {
      * the list shows that transaction running this very read (a token new for each read). A list older than the read
      * gives nothing; the relay publishes nothing new in that cycle and asks again in the next. Reads closer together
      * than {@link #REFILL} are not sent (they would keep the cache from refilling): the last proven horizon is returned,
-     * which is older and still sound.
+     * which is older and still sound. The readers of every gateway on the server take turns
+     * ({@link TransactionListTurns}), so that none keeps the list stale for another.
      */
     Optional<String> horizon() {
         if (dialect.commitHorizon() != CommitHorizon.INSERT_TIME) {
@@ -174,8 +169,7 @@ final class ZeroWriteWindows {
      * bound a first test read of the table. Never a position's bound unless {@link Asked#proven}.
      */
     Asked askOnce() {
-        return dialect.commitHorizon() != CommitHorizon.INSERT_TIME ? ask(null)
-                : spacedFromThisJvmsOtherReads(() -> ask(UUID.randomUUID().toString()));
+        return ask(dialect.commitHorizon() != CommitHorizon.INSERT_TIME ? null : UUID.randomUUID().toString());
     }
 
     /**
@@ -204,65 +198,58 @@ final class ZeroWriteWindows {
         }
     }
 
-    /**
-     * Runs a read of INNODB_TRX at least {@link #REFILL} after this JVM's previous one (of any relay, any server), so
-     * that the relays of one gateway never keep the cache from refilling for each other. Other clients of the server
-     * can still do so; {@link #warnWhileStale} says so when it lasts.
-     */
-    private static Asked spacedFromThisJvmsOtherReads(Supplier<Asked> read) {
-        TRANSACTION_LIST_READS.lock();
-        try {
-            long wait = lastTransactionListRead + REFILL.toNanos() - System.nanoTime();
-            if (lastTransactionListRead != 0 && wait > 0) {
-                LockSupport.parkNanos(wait);
-            }
-            try {
-                return read.get();
-            } finally {
-                lastTransactionListRead = System.nanoTime();
-            }
-        } finally {
-            TRANSACTION_LIST_READS.unlock();
-        }
-    }
-
     /** One read of the horizon; not proven when (MariaDB, {@code call} given) the transaction list predates the read. */
     private Asked ask(String call) {
         boolean proveFresh = call != null;
         String sql = dialect.sql("zerowrite.horizon", proveFresh ? Map.of("call", call) : Map.of());
-        try (Connection c = legacy.getConnection()) {
-            boolean autoCommit = c.getAutoCommit();
-            try {
-                if (proveFresh) {
-                    c.setAutoCommit(false);
-                    try (Statement begin = c.createStatement()) {
-                        begin.execute(dialect.sql("zerowrite.horizon.begin", Map.of()));
-                    }
-                }
-                try (PreparedStatement ps = c.prepareStatement(sql)) {
-                    if (proveFresh) {
-                        ps.setLong(1, settleTime.toNanos() / 1000);
-                        ps.setString(2, "%" + call + "%");
-                    }
-                    try (ResultSet rs = ps.executeQuery()) {
-                        rs.next();
-                        Object mark = markKind.readComparable(rs, 1);
-                        if (mark == null) {
-                            throw new IllegalStateException("the database returned no commit horizon");
-                        }
-                        // the canonical encoding positions keep (the driver's object may encode otherwise)
-                        return new Asked(markKind.encode(markKind.decode(markKind.encode(mark))),
-                                !proveFresh || rs.getInt(2) == 1);
-                    }
-                }
-            } finally {
-                if (proveFresh) {
-                    c.rollback();
-                    c.setAutoCommit(autoCommit);
-                }
-            }
+        Connection c;
+        try {
+            c = legacy.getConnection();
         } catch (SQLException e) {
             throw new UncategorizedSQLException("commit horizon", sql, e);
+        }
+        boolean turn = proveFresh && TransactionListTurns.take(c, dialect);
+        try {
+            return ask(c, sql, call);
+        } catch (SQLException e) {
+            throw new UncategorizedSQLException("commit horizon", sql, e);
+        } finally {
+            TransactionListTurns.end(c, dialect, turn);
+        }
+    }
+
+    /** The read on {@code c}: MariaDB ({@code call} given) in a transaction of its own, rolled back after. */
+    private Asked ask(Connection c, String sql, String call) throws SQLException {
+        boolean proveFresh = call != null;
+        boolean autoCommit = c.getAutoCommit();
+        try {
+            if (proveFresh) {
+                c.setAutoCommit(false);
+                try (Statement begin = c.createStatement()) {
+                    begin.execute(dialect.sql("zerowrite.horizon.begin", Map.of()));
+                }
+            }
+            try (PreparedStatement ps = c.prepareStatement(sql)) {
+                if (proveFresh) {
+                    ps.setLong(1, settleTime.toNanos() / 1000);
+                    ps.setString(2, "%" + call + "%");
+                }
+                try (ResultSet rs = ps.executeQuery()) {
+                    rs.next();
+                    Object mark = markKind.readComparable(rs, 1);
+                    if (mark == null) {
+                        throw new IllegalStateException("the database returned no commit horizon");
+                    }
+                    // the canonical encoding positions keep (the driver's object may encode otherwise)
+                    return new Asked(markKind.encode(markKind.decode(markKind.encode(mark))),
+                            !proveFresh || rs.getInt(2) == 1);
+                }
+            }
+        } finally {
+            if (proveFresh) {
+                c.rollback();
+                c.setAutoCommit(autoCommit);
+            }
         }
     }
 
@@ -272,8 +259,8 @@ final class ZeroWriteWindows {
             lastWarning = now;
             log.warn("ZERO_WRITE on table '{}': no commit horizon for {} s, so nothing new is published (nothing is"
                     + " lost: the rows wait). MariaDB has not refilled information_schema.INNODB_TRX since: something"
-                    + " reads it more often than every 0.1 s (monitoring, or zero-write relays of other gateways on"
-                    + " this server)", mapping.table().name(), Duration.ofNanos(now - staleSince).toSeconds());
+                    + " reads it more often than every 0.1 s without taking turns with the gateways (monitoring, or"
+                    + " a gateway of an earlier version on this server)", mapping.table().name(), Duration.ofNanos(now - staleSince).toSeconds());
         }
     }
 

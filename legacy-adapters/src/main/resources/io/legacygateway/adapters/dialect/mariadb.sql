@@ -25,6 +25,16 @@ INSERT INTO {rejections} (source_table, row_key, relay, event_id, reason, attemp
 -- proven only when the list shows that transaction running this very statement: {call} is a token new for each read,
 -- and the second column is 1 when the list holds it (binds: settle time in microseconds, then '%' token '%'). That
 -- transaction writes nothing and is left out of the oldest start.
+-- The readers of every gateway on the server take turns (zerowrite.horizon.lock): each read holds a named lock from
+-- before it until 150 ms after it, so no gateway's read comes within 0.1 s after another's, and none keeps the list
+-- stale for another (a reader outside the gateways still can; the relay then waits, as above).
+
+-- name: zerowrite.horizon.lock
+-- 1 when taken, 0 when another session held it for the whole wait, NULL on error. binds: wait in seconds
+SELECT GET_LOCK('gateway.innodb_trx', ?)
+
+-- name: zerowrite.horizon.unlock
+DO RELEASE_LOCK('gateway.innodb_trx')
 
 -- name: zerowrite.horizon.begin
 START TRANSACTION WITH CONSISTENT SNAPSHOT

@@ -11,6 +11,11 @@ import io.legacygateway.adapters.sql.TableInspector;
 import io.legacygateway.adapters.sql.TableName;
 import io.legacygateway.adapters.testsupport.ContractDatabase;
 import io.legacygateway.adapters.testsupport.TestSchema;
+import java.io.BufferedReader;
+import java.io.File;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
@@ -18,6 +23,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -33,7 +39,8 @@ import org.junit.jupiter.api.Test;
  * list passed the rows of such a transaction while it ran, and they were never published once it committed. Now a
  * horizon counts only when the list shows the reader's own transaction running that very read: while the list is
  * stale the relay publishes nothing new, and once it is refilled every row comes, in order, once. A restart needs no
- * horizon; a first start from NOW needs a proven one. Default settle time (1 s), as users get it.
+ * horizon; a first start from NOW needs a proven one. The readers of several gateways on one server take turns, so
+ * that none keeps the list stale for another. Default settle time (1 s), as users get it.
  */
 class MariaDbZeroWriteHorizonWhileTheTransactionListIsReadOftenTest {
 
@@ -134,8 +141,8 @@ class MariaDbZeroWriteHorizonWhileTheTransactionListIsReadOftenTest {
                 schema.dataSource(), schema.dialect(), new RejectionLog(schema.dataSource(), schema.dialect(), "zw2",
                 "often/outbox", "stateDataSource"), "zw2", "often/outbox", StartFrom.BEGINNING, Duration.ofSeconds(1),
                 p -> p);
-        List<Long> first = java.util.Collections.synchronizedList(new ArrayList<>());
-        List<Long> other = java.util.Collections.synchronizedList(new ArrayList<>());
+        List<Long> first = Collections.synchronizedList(new ArrayList<>());
+        List<Long> other = Collections.synchronizedList(new ArrayList<>());
         AtomicBoolean polling = new AtomicBoolean(true);
         Thread a = new Thread(() -> poll(reader, first, polling), "relay-zw");
         Thread b = new Thread(() -> poll(second, other, polling), "relay-zw2");
@@ -154,6 +161,46 @@ class MariaDbZeroWriteHorizonWhileTheTransactionListIsReadOftenTest {
             polling.set(false);
             a.join();
             b.join();
+        }
+    }
+
+    @Test
+    void aGatewayInAnotherJvmAskingAsOftenAsItMayDoesNotKeepTheListStaleForThisOne() throws Exception {
+        monitoring.set(false); // no monitor: the other gateway's reads are the frequent ones
+        Process other = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp", System.getProperty("java.class.path"), AnotherGatewaysZeroWriteReader.class.getName(),
+                schema.url(), schema.database().username())
+                .redirectError(new File("target", getClass().getSimpleName() + "-other-gateway.log"))
+                .start();
+        List<String> theirs = Collections.synchronizedList(new ArrayList<>());
+        Thread answers = new Thread(() -> {
+            try (BufferedReader out = new BufferedReader(new InputStreamReader(other.getInputStream(),
+                    StandardCharsets.UTF_8))) {
+                out.lines().filter(line -> line.startsWith("horizon ")).forEach(theirs::add);
+            } catch (Exception e) {
+                // the process was stopped
+            }
+        }, "other-gateway-answers");
+        answers.start();
+        try {
+            await().atMost(Duration.ofSeconds(60)).until(() -> theirs.size() >= 3);
+            ZeroWriteWindows ours = new ZeroWriteWindows(schema.dataSource(), schema.dialect(), reader.mapping(),
+                    Duration.ofSeconds(1), p -> p);
+            int before = theirs.size();
+            List<Boolean> proven = new ArrayList<>();
+            for (int i = 0; i < 10; i++) {
+                proven.add(ours.askOnce().proven());
+            }
+            List<String> seen = List.copyOf(theirs);
+
+            assertThat(seen.size() - before).as("the other gateway kept reading meanwhile").isGreaterThanOrEqualTo(5);
+            assertThat(proven).as("this gateway's reads, each proven fresh").containsOnly(true);
+            assertThat(seen).as("the other gateway's reads, each proven fresh")
+                    .containsOnly(AnotherGatewaysZeroWriteReader.PROVEN);
+        } finally {
+            other.destroy();
+            other.waitFor();
+            answers.join();
         }
     }
 

@@ -89,7 +89,7 @@ public enum ContractDatabase {
         return dialect;
     }
 
-    String username() {
+    public String username() {
         return username;
     }
 

@@ -24,6 +24,7 @@ public final class TestSchema implements AutoCloseable {
 
     private final ContractDatabase database;
     private final String name;
+    private final String url;
     private final HikariDataSource dataSource;
     private final JdbcTemplate jdbc;
     private final DataSourceTransactionManager transactions;
@@ -31,6 +32,7 @@ public final class TestSchema implements AutoCloseable {
     private TestSchema(ContractDatabase database, String name, String url) {
         this.database = database;
         this.name = name;
+        this.url = url;
         HikariConfig config = new HikariConfig();
         config.setJdbcUrl(url);
         config.setUsername(database.username());
@@ -70,6 +72,11 @@ public final class TestSchema implements AutoCloseable {
 
     public ContractDatabase database() {
         return database;
+    }
+
+    /** The JDBC URL of the schema (or MariaDB database); user {@code database().username()}, no password. */
+    public String url() {
+        return url;
     }
 
     /** The schema's (or MariaDB database's) name. */
