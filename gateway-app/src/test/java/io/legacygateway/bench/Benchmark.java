@@ -37,7 +37,7 @@ public final class Benchmark {
     private final Path transactionLog;
     private int queueNumber;
     /** Most warm-up runs of one path before its line ({@link #warmUp}). */
-    private static final int WARM_UP_PASSES = 5;
+    private static final int WARM_UP_PASSES = 10;
     /** Relays and consumers created so far: each gets a name of its own. */
     private int relays;
 
