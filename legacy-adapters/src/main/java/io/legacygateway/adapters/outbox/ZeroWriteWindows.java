@@ -208,8 +208,9 @@ final class ZeroWriteWindows {
         } catch (SQLException e) {
             throw new UncategorizedSQLException("commit horizon", sql, e);
         }
-        boolean turn = proveFresh && TransactionListTurns.take(c, dialect);
+        boolean turn = false;
         try {
+            turn = proveFresh && TransactionListTurns.take(c, dialect);
             return ask(c, sql, call);
         } catch (SQLException e) {
             throw new UncategorizedSQLException("commit horizon", sql, e);
