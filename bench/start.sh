@@ -10,6 +10,8 @@
 #               gateway_start_bench, dropped and created here) and a standalone Artemis started here on port+4;
 #               one outbox row waits before each start (a crash left it behind)
 # Builds this checkout (mvn package, nothing installed); runs about runs x 2 x (start + 3 s); needs curl (and psql).
+# Each start waits (at most 120 s) for a second in which the machine's CPU is less than 15 % busy (/proc/stat): the build
+# before, or the start before, would otherwise still run in the next one's time; each run prints that share.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$(pwd)
@@ -93,11 +95,27 @@ before_start() {
         VALUES ('bench', 'a1', 'BenchEvent', '{}')" 2>/dev/null || true  # the table exists after the warm-up start
 }
 
+cpu_jiffies() { awk '/^cpu / { print $2 + $3 + $4 + $7 + $8 + $9, $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9 }' /proc/stat; }
+
+# waits for a second in which the whole machine's CPU is less than 15 % busy (at most 120 s); prints that share (%)
+quiet_machine() {
+    local since=$SECONDS busy0 all0 busy1 all1 share
+    while :; do
+        read -r busy0 all0 < <(cpu_jiffies)
+        sleep 1
+        read -r busy1 all1 < <(cpu_jiffies)
+        share=$(( 100 * (busy1 - busy0) / (all1 - all0 > 0 ? all1 - all0 : 1) ))
+        (( share < 15 || SECONDS - since >= 120 )) && break
+    done
+    echo "$share"
+}
+
 # one start of "$@": prints "<ms to readiness UP> <ms to the first gateway_outbox_published_total increase>"
 # (WARM_UP=1: readiness only)
 start_once() {
     before_start
-    local t0 pid ready published
+    local t0 pid ready published busy
+    busy=$(quiet_machine)
     t0=$(date +%s%N)
     "$@" "${args[@]}" >"$work/gateway.log" 2>&1 &
     pid=$!
@@ -112,7 +130,7 @@ start_once() {
     done
     published=$(date +%s%N)
     kill $pid && wait $pid || true
-    echo "$(( (ready - t0) / 1000000 )) $(( (published - t0) / 1000000 ))"
+    echo "$(( (ready - t0) / 1000000 )) $(( (published - t0) / 1000000 )) (CPU $busy % busy the second before)"
 }
 
 stats() { # label, file of "ready published" lines in ms
