@@ -96,6 +96,9 @@ public class InboxConsumerTemplate extends RouteBuilder {
                 .routeDescription("Inbox consumer {{consumer}}: {{queue}} -> batch -> validate each -> one database"
                         + " transaction (inbox rows, effects) -> each applied; then the JMS commit acknowledges")
                 .errorHandler(noErrorHandler())
+                // no body here is ever a stream (a JMS message, lists of them): without this, Camel would look for a
+                // converter of each exchange's body to a stream cache, split copies included
+                .noStreamCaching()
                 .process("#{{inboxConsumer}}").id("batch-{{consumer}}")
                 .split(body()).stopOnException().id("each-message-{{consumer}}")
                     .process(InboxBatch.VALIDATE).id("validate-{{consumer}}")

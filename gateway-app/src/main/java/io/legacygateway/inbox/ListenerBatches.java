@@ -90,11 +90,16 @@ final class ListenerBatches {
         received.get().clear();
     }
 
+    /**
+     * The message's {@code JMSXDeliveryCount}, 1 when its provider does not set it. Read without asking
+     * {@code propertyExists} first: Artemis answers this property from the message's delivery count, whereas the
+     * question looks it up among the decoded properties (4 % of the listener threads' samples in a flight recording).
+     */
     static int deliveryCount(Message message) {
         try {
-            return message.propertyExists(DELIVERY_COUNT) ? message.getIntProperty(DELIVERY_COUNT) : 1;
+            return Math.max(1, message.getIntProperty(DELIVERY_COUNT));
         } catch (JMSException | RuntimeException e) {
-            return 1;
+            return 1; // not set: a missing property reads as null, which is no int
         }
     }
 }
