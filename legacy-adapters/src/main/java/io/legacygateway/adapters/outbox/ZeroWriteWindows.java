@@ -15,8 +15,11 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.time.LocalDateTime;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -25,6 +28,9 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
+import java.util.WeakHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.UnaryOperator;
 import javax.sql.DataSource;
 import org.slf4j.Logger;
@@ -44,8 +50,22 @@ final class ZeroWriteWindows {
     private static final Duration STALE_WARNING = Duration.ofMinutes(1);
     private static final Logger log = LoggerFactory.getLogger(ZeroWriteWindows.class);
 
+    /** A horizon the database proved, before any settle time, and when it was read (nanoTime). */
     private record Proven(String horizon, long askedAt) {
     }
+
+    /**
+     * The proven horizons of one datasource, shared by the relays that read through it: the list is the server's and
+     * the horizon does not depend on the table (only each relay's settle time does), so one read serves every relay
+     * of the gateway on that datasource, instead of each taking its own turn ({@link TransactionListTurns}).
+     */
+    private static final class SharedHorizon {
+        /** One read at a time; the relays that wait for it take its result. */
+        final ReentrantLock asking = new ReentrantLock();
+        volatile Proven latest;
+    }
+
+    private static final Map<DataSource, SharedHorizon> SHARED = Collections.synchronizedMap(new WeakHashMap<>());
 
     /** A horizon as read, and whether the database proved it (MariaDB: the transaction list was not older than it). */
     record Asked(String horizon, boolean proven) {
@@ -61,8 +81,8 @@ final class ZeroWriteWindows {
     private final ColumnKind markKind;
     /** The cursor's columns: the order, then the key when it is another column. */
     private final List<OutboxColumn> cursor;
-    /** The last horizon the database proved, and when it was asked (nanoTime). */
-    private volatile Proven proven;
+    /** The last horizon the database proved on this datasource, for every relay reading through it. */
+    private final SharedHorizon shared;
     /** When the horizon could first not be proven since the last one that could (nanoTime), or 0. */
     private volatile long staleSince;
     private volatile long lastWarning;
@@ -80,6 +100,7 @@ final class ZeroWriteWindows {
         this.mapping = mapping;
         this.settleTime = settleTime;
         this.jdbc = new JdbcTemplate(legacy);
+        this.shared = SHARED.computeIfAbsent(legacy, d -> new SharedHorizon());
         this.reader = new OutboxRowReader(dialect, mapping, "t");
         this.cursor = mapping.column(ORDER).equals(mapping.column(KEY)) ? List.of(ORDER) : List.of(ORDER, KEY);
         if (cursor.size() > 1 && !Set.of(ColumnKind.INTEGER, ColumnKind.DECIMAL, ColumnKind.TEXT, ColumnKind.CHAR,
@@ -141,27 +162,62 @@ final class ZeroWriteWindows {
      * gives nothing; the relay publishes nothing new in that cycle and asks again in the next. Reads closer together
      * than {@link #REFILL} are not sent (they would keep the cache from refilling): the last proven horizon is returned,
      * which is older and still sound. The readers of every gateway on the server take turns
-     * ({@link TransactionListTurns}), so that none keeps the list stale for another.
+     * ({@link TransactionListTurns}), so that none keeps the list stale for another; the relays of one gateway on one
+     * datasource share each read (without the settle time, which each subtracts itself): a relay that finds another
+     * one's read under way waits for it (at most twice {@link TransactionListTurns#WAIT}) and takes its result.
      */
     Optional<String> horizon() {
         if (dialect.commitHorizon() != CommitHorizon.INSERT_TIME) {
-            return Optional.of(ask(null).horizon());
+            return Optional.of(ask(null, settleTime).horizon());
         }
-        long now = System.nanoTime();
-        Proven last = proven;
-        if (last != null && now - last.askedAt() < REFILL.toNanos()) {
-            return Optional.of(last.horizon());
+        Proven last = shared.latest;
+        if (last != null && System.nanoTime() - last.askedAt() < REFILL.toNanos()) {
+            return fresh(last);
         }
-        Asked asked = askOnce();
-        now = System.nanoTime();
-        if (!asked.proven()) {
-            staleSince = staleSince == 0 ? now : staleSince;
-            warnWhileStale(now);
-            return Optional.ofNullable(last).map(Proven::horizon);
+        boolean asking;
+        try {
+            asking = shared.asking.tryLock(2 * TransactionListTurns.WAIT.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            asking = false;
         }
-        proven = new Proven(asked.horizon(), now);
+        if (!asking) {
+            return unproven(shared.latest);
+        }
+        try {
+            Proven latest = shared.latest;
+            if (latest != null && (latest != last || System.nanoTime() - latest.askedAt() < REFILL.toNanos())) {
+                return fresh(latest); // another relay's read, made while this one waited
+            }
+            Asked asked = ask(UUID.randomUUID().toString(), Duration.ZERO);
+            if (!asked.proven()) {
+                return unproven(latest);
+            }
+            Proven read = new Proven(asked.horizon(), System.nanoTime());
+            shared.latest = read;
+            return fresh(read);
+        } finally {
+            shared.asking.unlock();
+        }
+    }
+
+    private Optional<String> fresh(Proven p) {
         staleSince = 0;
-        return Optional.of(asked.horizon());
+        return Optional.of(settled(p.horizon()));
+    }
+
+    /** No proven horizon now: the last one, if any (older, still sound); warns while that lasts. */
+    private Optional<String> unproven(Proven last) {
+        long now = System.nanoTime();
+        staleSince = staleSince == 0 ? now : staleSince;
+        warnWhileStale(now);
+        return Optional.ofNullable(last).map(p -> settled(p.horizon()));
+    }
+
+    /** A horizon read without a settle time, moved back by this relay's (as the read subtracts it, to the µs). */
+    private String settled(String horizon) {
+        LocalDateTime h = (LocalDateTime) markKind.decode(horizon);
+        return markKind.encode(h.minus(settleTime.toNanos() / 1000, ChronoUnit.MICROS));
     }
 
     /**
@@ -169,7 +225,8 @@ final class ZeroWriteWindows {
      * bound a first test read of the table. Never a position's bound unless {@link Asked#proven}.
      */
     Asked askOnce() {
-        return ask(dialect.commitHorizon() != CommitHorizon.INSERT_TIME ? null : UUID.randomUUID().toString());
+        return ask(dialect.commitHorizon() != CommitHorizon.INSERT_TIME ? null : UUID.randomUUID().toString(),
+                settleTime);
     }
 
     /**
@@ -198,8 +255,11 @@ final class ZeroWriteWindows {
         }
     }
 
-    /** One read of the horizon; not proven when (MariaDB, {@code call} given) the transaction list predates the read. */
-    private Asked ask(String call) {
+    /**
+     * One read of the horizon, {@code settle} before the database's; not proven when (MariaDB, {@code call} given) the
+     * transaction list predates the read.
+     */
+    private Asked ask(String call, Duration settle) {
         boolean proveFresh = call != null;
         String sql = dialect.sql("zerowrite.horizon", proveFresh ? Map.of("call", call) : Map.of());
         Connection c;
@@ -211,7 +271,7 @@ final class ZeroWriteWindows {
         boolean turn = false;
         try {
             turn = proveFresh && TransactionListTurns.take(c, dialect);
-            return ask(c, sql, call);
+            return ask(c, sql, call, settle);
         } catch (SQLException e) {
             throw new UncategorizedSQLException("commit horizon", sql, e);
         } finally {
@@ -220,7 +280,7 @@ final class ZeroWriteWindows {
     }
 
     /** The read on {@code c}: MariaDB ({@code call} given) in a transaction of its own, rolled back after. */
-    private Asked ask(Connection c, String sql, String call) throws SQLException {
+    private Asked ask(Connection c, String sql, String call, Duration settle) throws SQLException {
         boolean proveFresh = call != null;
         boolean autoCommit = c.getAutoCommit();
         try {
@@ -232,7 +292,7 @@ final class ZeroWriteWindows {
             }
             try (PreparedStatement ps = c.prepareStatement(sql)) {
                 if (proveFresh) {
-                    ps.setLong(1, settleTime.toNanos() / 1000);
+                    ps.setLong(1, settle.toNanos() / 1000);
                     ps.setString(2, "%" + call + "%");
                 }
                 try (ResultSet rs = ps.executeQuery()) {

@@ -16,18 +16,29 @@ import java.io.File;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Proxy;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import javax.sql.DataSource;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -40,7 +51,8 @@ import org.junit.jupiter.api.Test;
  * horizon counts only when the list shows the reader's own transaction running that very read: while the list is
  * stale the relay publishes nothing new, and once it is refilled every row comes, in order, once. A restart needs no
  * horizon; a first start from NOW needs a proven one. The readers of several gateways on one server take turns, so
- * that none keeps the list stale for another. Default settle time (1 s), as users get it.
+ * that none keeps the list stale for another, and the relays of one gateway on one datasource share each read. Default
+ * settle time (1 s), as users get it.
  */
 class MariaDbZeroWriteHorizonWhileTheTransactionListIsReadOftenTest {
 
@@ -201,6 +213,68 @@ class MariaDbZeroWriteHorizonWhileTheTransactionListIsReadOftenTest {
             other.destroy();
             other.waitFor();
             answers.join();
+        }
+    }
+
+    @Test
+    void relaysOfOneGatewayOnOneDatasourceShareEachReadOfTheList() throws Exception {
+        monitoring.set(false);
+        AtomicInteger reads = new AtomicInteger();
+        DataSource counted = countingHorizonReads(schema.dataSource(), reads);
+        List<Duration> settles = List.of(Duration.ofSeconds(1), Duration.ofMillis(1500), Duration.ofSeconds(2),
+                Duration.ofMillis(2500));
+        List<ZeroWriteWindows> relays = settles.stream()
+                .map(settle -> new ZeroWriteWindows(counted, schema.dialect(), reader.mapping(), settle, p -> p))
+                .toList();
+        CyclicBarrier together = new CyclicBarrier(relays.size());
+        ExecutorService threads = Executors.newFixedThreadPool(relays.size());
+        try {
+            List<Future<Optional<String>>> asked = new ArrayList<>();
+            for (ZeroWriteWindows relay : relays) {
+                asked.add(threads.submit(() -> {
+                    together.await();
+                    return relay.horizon();
+                }));
+            }
+            List<LocalDateTime> read = new ArrayList<>();
+            for (int i = 0; i < relays.size(); i++) {
+                Optional<String> horizon = asked.get(i).get(30, TimeUnit.SECONDS);
+                assertThat(horizon).as("relay %d's horizon, proven", i).isPresent();
+                read.add(LocalDateTime.parse(horizon.get()).plus(settles.get(i)));
+            }
+
+            assertThat(reads.get()).as("reads of the list for the four relays asking at once").isEqualTo(1);
+            assertThat(read).as("each relay's horizon is that read's, less its own settle time")
+                    .containsOnly(read.get(0));
+        } finally {
+            threads.shutdownNow();
+        }
+    }
+
+    /** {@code dataSource}, counting the horizon reads prepared on its connections. */
+    private static DataSource countingHorizonReads(DataSource dataSource, AtomicInteger reads) {
+        return (DataSource) Proxy.newProxyInstance(DataSource.class.getClassLoader(), new Class<?>[] {DataSource.class},
+                (proxy, method, args) -> {
+                    Object result = delegate(method, dataSource, args);
+                    if (!(result instanceof Connection c)) {
+                        return result;
+                    }
+                    return Proxy.newProxyInstance(Connection.class.getClassLoader(), new Class<?>[] {Connection.class},
+                            (p, m, a) -> {
+                                if (m.getName().equals("prepareStatement") && a[0] instanceof String sql
+                                        && sql.contains("gateway commit horizon")) {
+                                    reads.incrementAndGet();
+                                }
+                                return delegate(m, c, a);
+                            });
+                });
+    }
+
+    private static Object delegate(Method method, Object target, Object[] args) throws Throwable {
+        try {
+            return method.invoke(target, args);
+        } catch (InvocationTargetException e) {
+            throw e.getCause();
         }
     }
 
