@@ -52,6 +52,10 @@ final class ZeroWriteWindows {
 
     /** A horizon the database proved, before any settle time, and when it was read (nanoTime). */
     private record Proven(String horizon, long askedAt) {
+        /** Read less than {@link #REFILL} ago: another read now would keep the list from refilling. */
+        boolean recent() {
+            return System.nanoTime() - askedAt < REFILL.toNanos();
+        }
     }
 
     /**
@@ -171,7 +175,7 @@ final class ZeroWriteWindows {
             return Optional.of(ask(null, settleTime).horizon());
         }
         Proven last = shared.latest;
-        if (last != null && System.nanoTime() - last.askedAt() < REFILL.toNanos()) {
+        if (last != null && last.recent()) {
             return fresh(last);
         }
         boolean asking;
@@ -186,7 +190,7 @@ final class ZeroWriteWindows {
         }
         try {
             Proven latest = shared.latest;
-            if (latest != null && (latest != last || System.nanoTime() - latest.askedAt() < REFILL.toNanos())) {
+            if (latest != null && (latest != last || latest.recent())) {
                 return fresh(latest); // another relay's read, made while this one waited
             }
             Asked asked = ask(UUID.randomUUID().toString(), Duration.ZERO);
