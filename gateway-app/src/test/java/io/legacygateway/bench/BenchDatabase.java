@@ -153,7 +153,8 @@ enum BenchDatabase {
 
     /**
      * Empties the outbox, then writes {@code published} rows already PUBLISHED (the history a legacy table keeps)
-     * followed by {@code pending} PENDING rows, server-side; then refreshes the statistics unless told not to.
+     * followed by {@code pending} PENDING rows, server-side; then refreshes the statistics unless told not to, and
+     * writes the checkpoint out ({@link #checkpoint}).
      */
     void prefillOutbox(int published, int pending, boolean analyze) throws SQLException {
         try (Connection c = connect()) {
@@ -167,6 +168,7 @@ enum BenchDatabase {
         if (analyze) {
             analyzeOutbox();
         }
+        checkpoint();
     }
 
     private void insertRows(Connection c, int rows, String status, Timestamp publishedAt) throws SQLException {
@@ -202,11 +204,18 @@ enum BenchDatabase {
                 s.execute("VACUUM outbox"); // the dead tuples of the reset, not the statistics
             }
         }
+        checkpoint();
+    }
+
+    /**
+     * PostgreSQL: the WAL of the table's last writes written out now (CHECKPOINT), not by the checkpoint it calls for
+     * (max_wal_size) during the line that follows, whichever path that is: 19 such checkpoints in one relay run, and the
+     * 1,000,000-row prefill's in the first backlog drain after it.
+     */
+    private void checkpoint() throws SQLException {
         if (this == POSTGRES) {
             try (Connection c = DriverManager.getConnection(url, database.username(), "");
                  Statement s = c.createStatement()) {
-                // the prefill's WAL written out now: otherwise the checkpoint it calls for (max_wal_size) runs during
-                // the line that follows, whichever path that is (19 such checkpoints in one relay run)
                 s.execute("CHECKPOINT");
             }
         }
