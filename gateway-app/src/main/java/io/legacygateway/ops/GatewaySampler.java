@@ -16,7 +16,6 @@ import org.springframework.boot.actuate.health.Status;
 import org.springframework.boot.availability.ApplicationAvailability;
 import org.springframework.boot.availability.ReadinessState;
 import org.springframework.boot.context.event.ApplicationReadyEvent;
-import org.springframework.context.ApplicationListener;
 
 /**
  * Refreshes the sampled metrics on a schedule ({@code gateway.metrics.sample-interval}, default 15 s), so that a
@@ -31,7 +30,7 @@ import org.springframework.context.ApplicationListener;
  * databases and broker with the application's live readiness state, so it never reads 1 while readiness refuses
  * traffic, nor 0 at the first UP.
  */
-public class GatewaySampler extends PeriodicJob implements ApplicationListener<ApplicationReadyEvent> {
+public class GatewaySampler extends PeriodicJob {
 
     private static final Logger log = LoggerFactory.getLogger(GatewaySampler.class);
 
@@ -41,7 +40,6 @@ public class GatewaySampler extends PeriodicJob implements ApplicationListener<A
 
     private final ObjectProvider<HealthEndpoint> health;
     private final ObjectProvider<ApplicationAvailability> availability;
-    private final boolean command;
     /** Whether the readiness group's databases and broker answered at the last sample. */
     private volatile boolean componentsUp;
 
@@ -53,7 +51,6 @@ public class GatewaySampler extends PeriodicJob implements ApplicationListener<A
         this.relays = relays;
         this.health = health;
         this.availability = availability;
-        this.command = command;
         Gauge.builder("gateway.ready", this, s -> s.componentsUp && s.acceptingTraffic() ? 1 : 0)
                 .description("1 while the readiness group (databases, broker) is UP, 0 when it is not; sampled")
                 .register(meters);
@@ -77,10 +74,8 @@ public class GatewaySampler extends PeriodicJob implements ApplicationListener<A
 
     /** Before Spring Boot reports readiness UP: the first sample, so that no gauge waits for the schedule. */
     @Override
-    public void onApplicationEvent(ApplicationReadyEvent event) {
-        if (!command) {
-            sampleNow();
-        }
+    protected void whenReady() {
+        sampleNow();
     }
 
     /** UP components of the readiness group, its application state aside (read live in the gauge). */

@@ -51,6 +51,14 @@ public abstract class PeriodicJob implements ApplicationListener<ApplicationRead
     /** One run, on the job's thread. */
     protected abstract void tick();
 
+    /**
+     * Runs once when the application is ready, on the thread that publishes {@link ApplicationReadyEvent} (before
+     * readiness reports UP), right before the schedule starts; nothing by default. A job that must have run once
+     * before the first UP does it here; the schedule starts whatever this does.
+     */
+    protected void whenReady() {
+    }
+
     /** Whether the job is being stopped: a long run should end its loop. */
     protected boolean stopping() {
         return executor != null && !running;
@@ -64,9 +72,14 @@ public abstract class PeriodicJob implements ApplicationListener<ApplicationRead
         }
     }
 
+    /**
+     * Final: a subclass that replaced it (rather than {@link #whenReady()}) never started its schedule, and its
+     * gauges kept their first sample for the life of the process.
+     */
     @Override
-    public void onApplicationEvent(ApplicationReadyEvent event) {
+    public final void onApplicationEvent(ApplicationReadyEvent event) {
         if (startWhenReady) {
+            whenReady();
             start();
         }
     }
