@@ -214,8 +214,9 @@ public final class ZeroWriteReader implements OutboxSource {
     private List<OutboxRow> window(ZeroWritePosition p, int limit) {
         for (int attempt = 0; attempt < 2; attempt++) {
             if (p.high() == null) {
-                Optional<String> h = windows.horizon();
-                if (h.isEmpty() || p.low() != null && !windows.beyond(h.get(), p.low())) {
+                String low = p.low();
+                Optional<String> h = windows.horizon().flatMap(horizon -> windows.finalUpTo(low, horizon));
+                if (h.isEmpty()) {
                     break; // nothing has become final since the last window, or nothing proven so
                 }
                 p = p.open(h.get());

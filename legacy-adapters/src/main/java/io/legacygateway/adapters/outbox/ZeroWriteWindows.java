@@ -329,6 +329,95 @@ final class ZeroWriteWindows {
         }
     }
 
+    /**
+     * The end of a window that opens at {@code low} with {@code horizon}: MariaDB lowers it below every row of
+     * {@code [low, horizon)} that is in the table but not committed; empty when nothing beyond {@code low} is final.
+     *
+     * <p>Why (MariaDB): a row's mark is its statement's start, and a statement that waited for a metadata or table lock
+     * ({@code LOCK TABLES}, an {@code ALTER TABLE} cut-over, {@code FLUSH TABLES WITH READ LOCK}) starts its InnoDB
+     * transaction only after the wait: once it is done, {@code INNODB_TRX} shows that transaction seconds later than its
+     * rows, and the horizon could pass them before they commit (rows lost; found on 6 December 2026). The rows of the
+     * window are counted twice on a connection of their own, first as a dirty read (every row physically there), then
+     * as a committed read; when the two differ, the rows only the dirty read holds are listed and the window ends
+     * before the earliest. Sound with the horizon's statement list: a row below the horizon was either in the table
+     * before these reads (seen dirty) or written by a statement running when the horizon was read (which holds the
+     * horizon at its start). Cost: two index range reads of the new window per window; the list of the window's keys
+     * only while an uncommitted row lies in it. A row deleted by a transaction still running also makes the counts
+     * differ: the window then ends at the earliest uncommitted insert, if any.
+     */
+    Optional<String> finalUpTo(String low, String horizon) {
+        if (dialect.commitHorizon() != CommitHorizon.INSERT_TIME) {
+            return low == null || beyond(horizon, low) ? Optional.of(horizon) : Optional.empty();
+        }
+        if (low != null && !beyond(horizon, low)) {
+            return Optional.empty();
+        }
+        ZeroWritePosition window = ZeroWritePosition.startingAt(low).open(horizon);
+        String variant = low == null ? "first" : "from";
+        Object[] binds = statements.get("uncommitted.digest." + variant).values(values(window, 0));
+        String end = horizon;
+        try (Connection c = legacy.getConnection()) {
+            boolean autoCommit = c.getAutoCommit();
+            int isolation = c.getTransactionIsolation();
+            try {
+                c.setAutoCommit(true);
+                c.setTransactionIsolation(Connection.TRANSACTION_READ_UNCOMMITTED);
+                List<Object> dirty = digest(c, variant, binds);
+                c.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
+                List<Object> committed = digest(c, variant, binds);
+                if (!dirty.equals(committed)) {
+                    c.setTransactionIsolation(Connection.TRANSACTION_READ_UNCOMMITTED);
+                    Map<String, LocalDateTime> inTable = rows(c, variant, binds);
+                    c.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
+                    rows(c, variant, binds).keySet().forEach(inTable::remove);
+                    LocalDateTime earliest = inTable.values().stream().min(LocalDateTime::compareTo).orElse(null);
+                    if (earliest != null && earliest.isBefore((LocalDateTime) markKind.decode(end))) {
+                        end = markKind.encode(earliest);
+                        log.debug("ZERO_WRITE on table '{}': {} uncommitted row(s) below the horizon {}; the window"
+                                + " ends at {}", mapping.table().name(), inTable.size(), horizon, end);
+                    }
+                }
+            } finally {
+                c.setTransactionIsolation(isolation);
+                c.setAutoCommit(autoCommit);
+            }
+        } catch (SQLException e) {
+            throw new UncategorizedSQLException("uncommitted rows of the window", null, e);
+        }
+        return low == null || beyond(end, low) ? Optional.of(end) : Optional.empty();
+    }
+
+    /** Count and two hashes of the window's keys, as the connection's isolation sees them. */
+    private List<Object> digest(Connection c, String variant, Object[] binds) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(statements.get("uncommitted.digest." + variant).sql())) {
+            bind(ps, binds);
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return List.of(rs.getLong(1), rs.getString(2), rs.getString(3));
+            }
+        }
+    }
+
+    /** The window's keys (as text) and marks, as the connection's isolation sees them. */
+    private Map<String, LocalDateTime> rows(Connection c, String variant, Object[] binds) throws SQLException {
+        Map<String, LocalDateTime> rows = new java.util.HashMap<>();
+        try (PreparedStatement ps = c.prepareStatement(statements.get("uncommitted.rows." + variant).sql())) {
+            bind(ps, binds);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    rows.put(rs.getString(1), (LocalDateTime) markKind.readComparable(rs, 2));
+                }
+            }
+        }
+        return rows;
+    }
+
+    private static void bind(PreparedStatement ps, Object[] binds) throws SQLException {
+        for (int i = 0; i < binds.length; i++) {
+            ps.setObject(i + 1, binds[i]);
+        }
+    }
+
     /** Whether {@code horizon} lies beyond {@code low}: something has become final since that window. */
     boolean beyond(String horizon, String low) {
         return markKind.compare(markKind.decode(horizon), markKind.decode(low)) > 0;
@@ -441,6 +530,18 @@ final class ZeroWriteWindows {
             b.add("backlog.unread." + variant, new Fragment(readSql(condition.sql()),
                     withLimit(condition.binds(), limit)));
         });
+        if (dialect.commitHorizon() == CommitHorizon.INSERT_TIME) {
+            String keyText = OutboxRowReader.keyText(dialect, mapping, "t");
+            for (boolean low : new boolean[] {false, true}) {
+                Fragment window = windowCondition(low, false);
+                for (String check : List.of("digest", "rows")) {
+                    b.add("uncommitted." + check + "." + windowVariant(low, false), new Fragment(dialect.sql(
+                            "zerowrite.uncommitted." + check, Map.of("table", table, "window", window.sql(),
+                                    "keyText", keyText, "createdAt", "t." + dialect.quote(mapping.column(CREATED_AT)))),
+                            window.binds()));
+                }
+            }
+        }
         b.add("byKeys", new Fragment(dialect.sql("outbox.select.byKeyText", Map.of("columns", reader.selectList(),
                 "table", table + " t", "condition", "1 = 1", "keyText", OutboxRowReader.keyText(dialect, mapping, "t"),
                 "keys", OutboxStatements.LIST)), List.of(Bind.of(Param.KEY_TEXTS))));
