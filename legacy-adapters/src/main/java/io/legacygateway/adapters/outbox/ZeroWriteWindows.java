@@ -91,6 +91,8 @@ final class ZeroWriteWindows {
     private volatile long staleSince;
     private volatile long lastWarning;
     private final String visibility;
+    /** MariaDB: the time zone every statement that reads or compares marks runs in ({@link #markZone}). */
+    private final String zone;
     private final OutboxStatements statements;
 
     /**
@@ -114,11 +116,13 @@ final class ZeroWriteWindows {
         }
         switch (dialect.commitHorizon()) {
             case TRANSACTION_IDS -> {
+                this.zone = null;
                 this.markKind = ColumnKind.INTEGER;
                 this.visibility = dialect.sql("zerowrite.visibility", Map.of());
             }
             case INSERT_TIME -> {
                 requireDatabaseInsertTime(mapping, label);
+                this.zone = markZone(label);
                 this.markKind = mapping.kind(CREATED_AT);
                 this.visibility = dialect.sql("zerowrite.visibility",
                         Map.of("createdAt", "t." + dialect.quote(mapping.column(CREATED_AT))));
@@ -147,6 +151,49 @@ final class ZeroWriteWindows {
                     + " with default " + column.defaultValue() + ", and a time written by the application cannot"
                     + " prove that a row is final");
         }
+    }
+
+    /**
+     * MariaDB: the one time zone the marks are compared in, whatever the zones of the gateway's sessions. A
+     * {@code TIMESTAMP} column is stored in UTC: its marks, {@code NOW(6)} and {@code INNODB_TRX}'s times are all read in
+     * UTC, where no hour repeats. A {@code DATETIME} column holds the local time of the writer's session, which is the
+     * server's zone unless a writer sets another (the gateway cannot see that; documented): the horizon is read in the
+     * server's zone, and that zone must have one offset all year, else at the fall-back the repeated hour's rows sort
+     * below a horizon read an hour later and are passed.
+     *
+     * @throws IllegalArgumentException naming {@code createdAtColumn} when the column is a {@code DATETIME} and the
+     *                                  server's zone changes its offset during the year
+     */
+    private String markZone(UnaryOperator<String> label) {
+        TableInspector.Column column = mapping.table().column(mapping.column(CREATED_AT)).orElseThrow();
+        if (column.typeName().toUpperCase(Locale.ROOT).startsWith("TIMESTAMP")) {
+            return "+00:00";
+        }
+        String server = jdbc.queryForObject(dialect.sql("zerowrite.zone.server", Map.of()), String.class);
+        if (server == null || !server.matches("[A-Za-z0-9_/+:.-]{1,64}")) {
+            throw new IllegalArgumentException(label.apply(CREATED_AT.parameter()) + ": the server's time zone '"
+                    + server + "' cannot be used for the DATETIME column '" + column.name() + "'");
+        }
+        int year = java.time.LocalDate.now(java.time.ZoneOffset.UTC).getYear();
+        long january = LocalDateTime.of(year, 1, 15, 12, 0).toEpochSecond(java.time.ZoneOffset.UTC);
+        long july = LocalDateTime.of(year, 7, 15, 12, 0).toEpochSecond(java.time.ZoneOffset.UTC);
+        List<Integer> offsets = jdbc.queryForObject(dialect.sql("zerowrite.zone.offsets", Map.of("zone", server)),
+                (rs, n) -> List.of(rs.getInt(1), rs.getInt(2)), january, january, july, july);
+        if (!offsets.get(0).equals(offsets.get(1))) {
+            throw new IllegalArgumentException(label.apply(CREATED_AT.parameter()) + ": ZERO_WRITE cannot order the"
+                    + " DATETIME column '" + column.name() + "' in the server's time zone '" + server + "', which"
+                    + " changes its offset during the year (" + offsets.get(0) + " s, then " + offsets.get(1) + " s from"
+                    + " UTC): at the fall-back the repeated hour's rows would sort below a horizon read an hour later"
+                    + " and be skipped. Make the column TIMESTAMP(6) (stored in UTC), or run the server in UTC or a"
+                    + " fixed offset (time_zone = '+00:00')");
+        }
+        return server;
+    }
+
+    /** {@code statement} run in the marks' zone (MariaDB); as it is elsewhere. */
+    private String inZone(String statement) {
+        return zone == null ? statement : dialect.sql("zerowrite.inZone", Map.of("zone", zone,
+                "statement", statement));
     }
 
     /** The reads, rendered when the reader was built. */
@@ -265,7 +312,7 @@ final class ZeroWriteWindows {
      */
     private Asked ask(String call, Duration settle) {
         boolean proveFresh = call != null;
-        String sql = dialect.sql("zerowrite.horizon", proveFresh ? Map.of("call", call) : Map.of());
+        String sql = inZone(dialect.sql("zerowrite.horizon", proveFresh ? Map.of("call", call) : Map.of()));
         Connection c;
         try {
             c = legacy.getConnection();
@@ -518,16 +565,16 @@ final class ZeroWriteWindows {
         for (boolean low : new boolean[] {false, true}) {
             for (boolean after : new boolean[] {false, true}) {
                 Fragment window = windowCondition(low, after);
-                b.add("read." + windowVariant(low, after), new Fragment(readSql(window.sql()),
+                b.add("read." + windowVariant(low, after), new Fragment(inZone(readSql(window.sql())),
                         withLimit(window.binds(), limit)));
                 backlog.put("beyondHigh." + windowVariant(low, after),
                         Fragment.of(visibility + " >= ?", Bind.of(Param.WINDOW_HIGH)).or(window));
             }
         }
         backlog.forEach((variant, condition) -> {
-            b.add("backlog.count." + variant, new Fragment(dialect.sql("zerowrite.count", Map.of("table", table,
-                    "window", condition.sql())), condition.binds()));
-            b.add("backlog.unread." + variant, new Fragment(readSql(condition.sql()),
+            b.add("backlog.count." + variant, new Fragment(inZone(dialect.sql("zerowrite.count", Map.of("table", table,
+                    "window", condition.sql()))), condition.binds()));
+            b.add("backlog.unread." + variant, new Fragment(inZone(readSql(condition.sql())),
                     withLimit(condition.binds(), limit)));
         });
         if (dialect.commitHorizon() == CommitHorizon.INSERT_TIME) {
@@ -535,9 +582,9 @@ final class ZeroWriteWindows {
             for (boolean low : new boolean[] {false, true}) {
                 Fragment window = windowCondition(low, false);
                 for (String check : List.of("digest", "rows")) {
-                    b.add("uncommitted." + check + "." + windowVariant(low, false), new Fragment(dialect.sql(
+                    b.add("uncommitted." + check + "." + windowVariant(low, false), new Fragment(inZone(dialect.sql(
                             "zerowrite.uncommitted." + check, Map.of("table", table, "window", window.sql(),
-                                    "keyText", keyText, "createdAt", "t." + dialect.quote(mapping.column(CREATED_AT)))),
+                                    "keyText", keyText, "createdAt", "t." + dialect.quote(mapping.column(CREATED_AT))))),
                             window.binds()));
                 }
             }
