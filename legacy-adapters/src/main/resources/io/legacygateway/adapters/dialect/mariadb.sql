@@ -78,6 +78,11 @@ SELECT COUNT(*), COALESCE(BIT_XOR(CRC32({keyText})), 0), COALESCE(BIT_XOR(CRC32(
 -- name: zerowrite.uncommitted.rows
 SELECT {keyText}, {createdAt} FROM {table} t WHERE {window}
 
+-- name: position.insert
+-- binds: relay, source table, window low. A restart finds its position there: the no-op update keeps it, without the
+-- duplicate-key error that the driver logged as a WARN at every restart (INSERT IGNORE would also truncate a long value)
+INSERT INTO {positions} (relay, source_table, window_low) VALUES (?, ?, ?) ON DUPLICATE KEY UPDATE relay = relay
+
 -- name: zerowrite.visibility
 {createdAt}
 
