@@ -91,6 +91,9 @@ public final class ZeroWriteReader implements OutboxSource {
     private final ZeroWritePositions positions;
     /** Keys of the last claim that have an entry in the log (cleared when published). Cycles are sequential. */
     private volatile Set<String> recorded = Set.of();
+    /** The late rows last counted in the backlog (warned about when they grow). */
+    private volatile long lateRowsLogged;
+    private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(ZeroWriteReader.class);
 
     /**
      * Validates everything zero-write depends on and creates the relay's position if it has none.
@@ -329,7 +332,11 @@ public final class ZeroWriteReader implements OutboxSource {
         return rejections.reset(rows.stream().map(r -> r.row().keyText()).toList());
     }
 
-    /** Rows not yet published (beyond the position, or inside the open window after its cursor), and FAILED entries. */
+    /**
+     * Rows not yet published: beyond the position, or inside the open window after its cursor, whether or not the
+     * horizon has passed them yet; on MariaDB also rows committed in windows already opened ({@link
+     * ZeroWriteWindows#lateRows}: never published, counted so that they are seen). And FAILED entries.
+     */
     @Override
     public Backlog backlog(Instant now) {
         ZeroWritePosition stored = positions.read();
@@ -338,6 +345,15 @@ public final class ZeroWriteReader implements OutboxSource {
                 .map(h -> fromAnotherTransactionIdSpace(stored, h)).isPresent()
                 ? ZeroWritePosition.startingAt(null) : stored;
         long count = windows.countUnread(p);
+        long late = windows.lateRows();
+        if (late > lateRowsLogged) {
+            log.warn("ZERO_WRITE on table '{}': {} row(s) committed in windows the relay had already opened: they will"
+                    + " not be published (counted in the backlog). Rows whose insert time the application writes, a"
+                    + " writer session in another time zone than the server's, or a clock stepped back put them there",
+                    mapping.table().name(), late);
+        }
+        lateRowsLogged = late;
+        count += late;
         Instant oldest = null;
         if (count > 0) {
             List<OutboxRow> first = windows.unread(p, 1);
