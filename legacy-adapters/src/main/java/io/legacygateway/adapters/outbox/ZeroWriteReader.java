@@ -79,6 +79,9 @@ public final class ZeroWriteReader implements OutboxSource {
 
     private final DataSource state;
     private final DataSource legacy;
+    private final String relay;
+    /** PostgreSQL: the marks are transaction ids, which a restore or a migration to another cluster starts afresh. */
+    private final boolean transactionIds;
     private volatile boolean isolationChecked;
     private final OutboxMapping mapping;
     private final RejectionLog rejections;
@@ -88,6 +91,9 @@ public final class ZeroWriteReader implements OutboxSource {
     private final ZeroWritePositions positions;
     /** Keys of the last claim that have an entry in the log (cleared when published). Cycles are sequential. */
     private volatile Set<String> recorded = Set.of();
+    /** The late rows last counted in the backlog (warned about when they grow). */
+    private volatile long lateRowsLogged;
+    private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(ZeroWriteReader.class);
 
     /**
      * Validates everything zero-write depends on and creates the relay's position if it has none.
@@ -101,6 +107,8 @@ public final class ZeroWriteReader implements OutboxSource {
                            StartFrom startFrom, Duration settleTime, UnaryOperator<String> label) {
         this.state = state;
         this.legacy = legacy;
+        this.relay = relay;
+        this.transactionIds = dialect.commitHorizon() == CommitHorizon.TRANSACTION_IDS;
         this.mapping = mapping;
         this.rejections = rejections;
         this.positions = new ZeroWritePositions(state, stateDialect, relay, label);
@@ -119,6 +127,12 @@ public final class ZeroWriteReader implements OutboxSource {
         } catch (DataAccessException e) {
             throw new IllegalArgumentException(required + " cannot read table '" + mapping.table().name() + "' ("
                     + Failures.rootMessage(e) + ")", e);
+        }
+        if (dialect.commitHorizon() == CommitHorizon.TRANSACTION_IDS && positions.exists()) {
+            String beyond = fromAnotherTransactionIdSpace(positions.read(), asked.horizon());
+            if (beyond != null) {
+                throw new IllegalArgumentException(label.apply("relay") + ": " + beyond);
+            }
         }
         String start = null;
         if (startFrom == StartFrom.NOW && !positions.exists()) {
@@ -214,8 +228,16 @@ public final class ZeroWriteReader implements OutboxSource {
     private List<OutboxRow> window(ZeroWritePosition p, int limit) {
         for (int attempt = 0; attempt < 2; attempt++) {
             if (p.high() == null) {
-                Optional<String> h = windows.horizon();
-                if (h.isEmpty() || p.low() != null && !windows.beyond(h.get(), p.low())) {
+                if (transactionIds) {
+                    String beyond = windows.horizon().map(h -> fromAnotherTransactionIdSpace(positions.read(), h))
+                            .orElse(null);
+                    if (beyond != null) {
+                        throw new IllegalStateException(beyond);
+                    }
+                }
+                String low = p.low();
+                Optional<String> h = windows.horizon().flatMap(horizon -> windows.finalUpTo(low, horizon));
+                if (h.isEmpty()) {
                     break; // nothing has become final since the last window, or nothing proven so
                 }
                 p = p.open(h.get());
@@ -233,6 +255,26 @@ public final class ZeroWriteReader implements OutboxSource {
         }
         positions.save(p);
         return List.of();
+    }
+
+    /**
+     * PostgreSQL: why position {@code p} cannot belong to the database's transaction ids, whose commit horizon is
+     * {@code horizon} now; {@code null} when it can. The horizon never moves back in a cluster, so a position beyond it
+     * was taken in another transaction id space: the database was restored from a dump, or the table moved to another
+     * cluster. Its rows carry new, lower ids, and the relay would wait for ever for a window to open (nothing published,
+     * the backlog 0).
+     */
+    private String fromAnotherTransactionIdSpace(ZeroWritePosition p, String horizon) {
+        String stored = p.high() != null ? p.high() : p.low();
+        if (stored == null || !windows.beyond(stored, horizon)) {
+            return null;
+        }
+        return "ZERO_WRITE: the position of relay '" + relay + "' in " + TABLE + " stands at transaction id " + stored
+                + ", beyond the database's commit horizon " + horizon + ", which never moves back: the database was"
+                + " restored or moved to another cluster (new transaction ids), and this relay would never publish"
+                + " again. Delete the position (DELETE FROM " + TABLE + " WHERE relay = '" + relay + "') and start the"
+                + " relay again with startFrom: BEGINNING (every row of the table published again, with the same event"
+                + " ids: consumers' inboxes drop the copies) or startFrom: NOW (only rows written from then on)";
     }
 
     /** One reader per position: the cycle's transaction holds the position row until it ends. */
@@ -290,11 +332,28 @@ public final class ZeroWriteReader implements OutboxSource {
         return rejections.reset(rows.stream().map(r -> r.row().keyText()).toList());
     }
 
-    /** Rows not yet published (beyond the position, or inside the open window after its cursor), and FAILED entries. */
+    /**
+     * Rows not yet published: beyond the position, or inside the open window after its cursor, whether or not the
+     * horizon has passed them yet; on MariaDB also rows committed in windows already opened ({@link
+     * ZeroWriteWindows#lateRows}: never published, counted so that they are seen). And FAILED entries.
+     */
     @Override
     public Backlog backlog(Instant now) {
-        ZeroWritePosition p = positions.read();
+        ZeroWritePosition stored = positions.read();
+        // a position of another transaction id space (restore, migration) has published nothing of this table
+        ZeroWritePosition p = transactionIds && windows.horizon()
+                .map(h -> fromAnotherTransactionIdSpace(stored, h)).isPresent()
+                ? ZeroWritePosition.startingAt(null) : stored;
         long count = windows.countUnread(p);
+        long late = windows.lateRows();
+        if (late > lateRowsLogged) {
+            log.warn("ZERO_WRITE on table '{}': {} row(s) committed in windows the relay had already opened: they will"
+                    + " not be published (counted in the backlog). Rows whose insert time the application writes, a"
+                    + " writer session in another time zone than the server's, or a clock stepped back put them there",
+                    mapping.table().name(), late);
+        }
+        lateRowsLogged = late;
+        count += late;
         Instant oldest = null;
         if (count > 0) {
             List<OutboxRow> first = windows.unread(p, 1);

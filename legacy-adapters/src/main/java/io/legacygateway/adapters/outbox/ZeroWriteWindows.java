@@ -75,7 +75,17 @@ final class ZeroWriteWindows {
     record Asked(String horizon, boolean proven) {
     }
 
+    /** How long a window's row count is kept to find rows committed in it after it opened ({@link #lateRows}). */
+    static final Duration LATE_ROWS_WITHIN = Duration.ofMinutes(10);
+    private static final int LATE_ROWS_WINDOWS = 10_000;
+
+    /** A window as it opened: its bounds and the committed rows in it then, which nothing may add to. */
+    private record Opened(String low, String high, long rows, long at) {
+    }
+
     private final DataSource legacy;
+    /** MariaDB: the windows opened in the last {@link #LATE_ROWS_WITHIN}, in order ({@link #lateRows}). */
+    private final java.util.Deque<Opened> opened = new java.util.concurrent.ConcurrentLinkedDeque<>();
     private final Dialect dialect;
     private final OutboxMapping mapping;
     private final Duration settleTime;
@@ -91,6 +101,8 @@ final class ZeroWriteWindows {
     private volatile long staleSince;
     private volatile long lastWarning;
     private final String visibility;
+    /** MariaDB: the time zone every statement that reads or compares marks runs in ({@link #markZone}). */
+    private final String zone;
     private final OutboxStatements statements;
 
     /**
@@ -114,11 +126,13 @@ final class ZeroWriteWindows {
         }
         switch (dialect.commitHorizon()) {
             case TRANSACTION_IDS -> {
+                this.zone = null;
                 this.markKind = ColumnKind.INTEGER;
                 this.visibility = dialect.sql("zerowrite.visibility", Map.of());
             }
             case INSERT_TIME -> {
                 requireDatabaseInsertTime(mapping, label);
+                this.zone = markZone(label);
                 this.markKind = mapping.kind(CREATED_AT);
                 this.visibility = dialect.sql("zerowrite.visibility",
                         Map.of("createdAt", "t." + dialect.quote(mapping.column(CREATED_AT))));
@@ -147,6 +161,49 @@ final class ZeroWriteWindows {
                     + " with default " + column.defaultValue() + ", and a time written by the application cannot"
                     + " prove that a row is final");
         }
+    }
+
+    /**
+     * MariaDB: the one time zone the marks are compared in, whatever the zones of the gateway's sessions. A
+     * {@code TIMESTAMP} column is stored in UTC: its marks, {@code NOW(6)} and {@code INNODB_TRX}'s times are all read in
+     * UTC, where no hour repeats. A {@code DATETIME} column holds the local time of the writer's session, which is the
+     * server's zone unless a writer sets another (the gateway cannot see that; documented): the horizon is read in the
+     * server's zone, and that zone must have one offset all year, else at the fall-back the repeated hour's rows sort
+     * below a horizon read an hour later and are passed.
+     *
+     * @throws IllegalArgumentException naming {@code createdAtColumn} when the column is a {@code DATETIME} and the
+     *                                  server's zone changes its offset during the year
+     */
+    private String markZone(UnaryOperator<String> label) {
+        TableInspector.Column column = mapping.table().column(mapping.column(CREATED_AT)).orElseThrow();
+        if (column.typeName().toUpperCase(Locale.ROOT).startsWith("TIMESTAMP")) {
+            return "+00:00";
+        }
+        String server = jdbc.queryForObject(dialect.sql("zerowrite.zone.server", Map.of()), String.class);
+        if (server == null || !server.matches("[A-Za-z0-9_/+:.-]{1,64}")) {
+            throw new IllegalArgumentException(label.apply(CREATED_AT.parameter()) + ": the server's time zone '"
+                    + server + "' cannot be used for the DATETIME column '" + column.name() + "'");
+        }
+        int year = java.time.LocalDate.now(java.time.ZoneOffset.UTC).getYear();
+        long january = LocalDateTime.of(year, 1, 15, 12, 0).toEpochSecond(java.time.ZoneOffset.UTC);
+        long july = LocalDateTime.of(year, 7, 15, 12, 0).toEpochSecond(java.time.ZoneOffset.UTC);
+        List<Integer> offsets = jdbc.queryForObject(dialect.sql("zerowrite.zone.offsets", Map.of("zone", server)),
+                (rs, n) -> List.of(rs.getInt(1), rs.getInt(2)), january, january, july, july);
+        if (!offsets.get(0).equals(offsets.get(1))) {
+            throw new IllegalArgumentException(label.apply(CREATED_AT.parameter()) + ": ZERO_WRITE cannot order the"
+                    + " DATETIME column '" + column.name() + "' in the server's time zone '" + server + "', which"
+                    + " changes its offset during the year (" + offsets.get(0) + " s, then " + offsets.get(1) + " s from"
+                    + " UTC): at the fall-back the repeated hour's rows would sort below a horizon read an hour later"
+                    + " and be skipped. Make the column TIMESTAMP(6) (stored in UTC), or run the server in UTC or a"
+                    + " fixed offset (time_zone = '+00:00')");
+        }
+        return server;
+    }
+
+    /** {@code statement} run in the marks' zone (MariaDB); as it is elsewhere. */
+    private String inZone(String statement) {
+        return zone == null ? statement : dialect.sql("zerowrite.inZone", Map.of("zone", zone,
+                "statement", statement));
     }
 
     /** The reads, rendered when the reader was built. */
@@ -265,7 +322,7 @@ final class ZeroWriteWindows {
      */
     private Asked ask(String call, Duration settle) {
         boolean proveFresh = call != null;
-        String sql = dialect.sql("zerowrite.horizon", proveFresh ? Map.of("call", call) : Map.of());
+        String sql = inZone(dialect.sql("zerowrite.horizon", proveFresh ? Map.of("call", call) : Map.of()));
         Connection c;
         try {
             c = legacy.getConnection();
@@ -326,6 +383,145 @@ final class ZeroWriteWindows {
                     + " lost: the rows wait). MariaDB has not refilled information_schema.INNODB_TRX since: something"
                     + " reads it more often than every 0.1 s without taking turns with the gateways (monitoring, or"
                     + " a gateway of an earlier version on this server)", mapping.table().name(), Duration.ofNanos(now - staleSince).toSeconds());
+        }
+    }
+
+    /**
+     * The end of a window that opens at {@code low} with {@code horizon}: MariaDB lowers it below every row of
+     * {@code [low, horizon)} that is in the table but not committed; empty when nothing beyond {@code low} is final.
+     *
+     * <p>Why (MariaDB): a row's mark is its statement's start, and a statement that waited for a metadata or table lock
+     * ({@code LOCK TABLES}, an {@code ALTER TABLE} cut-over, {@code FLUSH TABLES WITH READ LOCK}) starts its InnoDB
+     * transaction only after the wait: once it is done, {@code INNODB_TRX} shows that transaction seconds later than its
+     * rows, and the horizon could pass them before they commit (rows lost; found on 6 December 2026). The rows of the
+     * window are counted twice on a connection of their own, first as a dirty read (every row physically there), then
+     * as a committed read; when the two differ, the rows only the dirty read holds are listed and the window ends
+     * before the earliest. Sound with the horizon's statement list: a row below the horizon was either in the table
+     * before these reads (seen dirty) or written by a statement running when the horizon was read (which holds the
+     * horizon at its start). Cost: two index range reads of the new window per window; the list of the window's keys
+     * only while an uncommitted row lies in it. A row deleted by a transaction still running also makes the counts
+     * differ: the window then ends at the earliest uncommitted insert, if any.
+     */
+    Optional<String> finalUpTo(String low, String horizon) {
+        if (dialect.commitHorizon() != CommitHorizon.INSERT_TIME) {
+            return low == null || beyond(horizon, low) ? Optional.of(horizon) : Optional.empty();
+        }
+        if (low != null && !beyond(horizon, low)) {
+            return Optional.empty();
+        }
+        ZeroWritePosition window = ZeroWritePosition.startingAt(low).open(horizon);
+        String variant = low == null ? "first" : "from";
+        Object[] binds = statements.get("uncommitted.digest." + variant).values(values(window, 0));
+        String end = horizon;
+        try (Connection c = legacy.getConnection()) {
+            boolean autoCommit = c.getAutoCommit();
+            int isolation = c.getTransactionIsolation();
+            try {
+                c.setAutoCommit(true);
+                c.setTransactionIsolation(Connection.TRANSACTION_READ_UNCOMMITTED);
+                List<Object> dirty = digest(c, variant, binds);
+                c.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
+                List<Object> committed = digest(c, variant, binds);
+                if (dirty.equals(committed)) {
+                    remember(low, horizon, (Long) committed.get(0));
+                } else {
+                    c.setTransactionIsolation(Connection.TRANSACTION_READ_UNCOMMITTED);
+                    Map<String, LocalDateTime> inTable = rows(c, variant, binds);
+                    c.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
+                    rows(c, variant, binds).keySet().forEach(inTable::remove);
+                    LocalDateTime earliest = inTable.values().stream().min(LocalDateTime::compareTo).orElse(null);
+                    if (earliest != null && earliest.isBefore((LocalDateTime) markKind.decode(end))) {
+                        end = markKind.encode(earliest);
+                        log.debug("ZERO_WRITE on table '{}': {} uncommitted row(s) below the horizon {}; the window"
+                                + " ends at {}", mapping.table().name(), inTable.size(), horizon, end);
+                    }
+                }
+            } finally {
+                c.setTransactionIsolation(isolation);
+                c.setAutoCommit(autoCommit);
+            }
+        } catch (SQLException e) {
+            throw new UncategorizedSQLException("uncommitted rows of the window", null, e);
+        }
+        return low == null || beyond(end, low) ? Optional.of(end) : Optional.empty();
+    }
+
+    /** Records a window that opens with {@code rows} committed rows; it replaces those that opened at or after it. */
+    private synchronized void remember(String low, String high, long rows) {
+        long now = System.nanoTime();
+        while (!opened.isEmpty() && (low == null || opened.peekLast().low() != null
+                && !beyond(low, opened.peekLast().low()))) {
+            opened.pollLast(); // a cycle that rolled back: its window opens again
+        }
+        opened.addLast(new Opened(low, high, rows, now));
+        while (opened.size() > LATE_ROWS_WINDOWS
+                || now - opened.peekFirst().at() > LATE_ROWS_WITHIN.toNanos()) {
+            opened.pollFirst();
+        }
+    }
+
+    /**
+     * MariaDB: rows committed in windows that had already opened (in the last {@link #LATE_ROWS_WITHIN}, since this
+     * reader was built): rows the relay has passed and will never publish. None can be, by the horizon's proof; a row
+     * whose insert time the application wrote itself, a writer session in another time zone than the server's for a
+     * {@code DATETIME} column, or a clock stepped back can still put one there, and the backlog counts it so that it is
+     * seen. One count per run of adjacent windows (one, while the relay runs undisturbed); rows deleted meanwhile can
+     * hide as many. PostgreSQL: 0 (a transaction id below the horizon is final).
+     */
+    long lateRows() {
+        List<Opened> windows;
+        synchronized (this) {
+            windows = List.copyOf(opened);
+        }
+        long late = 0;
+        int i = 0;
+        while (i < windows.size()) {
+            Opened first = windows.get(i);
+            long rows = first.rows();
+            String high = first.high();
+            while (i + 1 < windows.size() && high.equals(windows.get(i + 1).low())) {
+                i++;
+                rows += windows.get(i).rows();
+                high = windows.get(i).high();
+            }
+            i++;
+            ZeroWritePosition run = ZeroWritePosition.startingAt(first.low()).open(high);
+            OutboxStatements.Statement count = statements.get("uncommitted.digest." + (first.low() == null ? "first"
+                    : "from"));
+            Long now = jdbc.queryForObject(count.sql(), (rs, n) -> rs.getLong(1), count.values(values(run, 0)));
+            late += Math.max(0, (now == null ? 0 : now) - rows);
+        }
+        return late;
+    }
+
+    /** Count and two hashes of the window's keys, as the connection's isolation sees them. */
+    private List<Object> digest(Connection c, String variant, Object[] binds) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(statements.get("uncommitted.digest." + variant).sql())) {
+            bind(ps, binds);
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return List.of(rs.getLong(1), rs.getString(2), rs.getString(3));
+            }
+        }
+    }
+
+    /** The window's keys (as text) and marks, as the connection's isolation sees them. */
+    private Map<String, LocalDateTime> rows(Connection c, String variant, Object[] binds) throws SQLException {
+        Map<String, LocalDateTime> rows = new java.util.HashMap<>();
+        try (PreparedStatement ps = c.prepareStatement(statements.get("uncommitted.rows." + variant).sql())) {
+            bind(ps, binds);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    rows.put(rs.getString(1), (LocalDateTime) markKind.readComparable(rs, 2));
+                }
+            }
+        }
+        return rows;
+    }
+
+    private static void bind(PreparedStatement ps, Object[] binds) throws SQLException {
+        for (int i = 0; i < binds.length; i++) {
+            ps.setObject(i + 1, binds[i]);
         }
     }
 
@@ -429,18 +625,30 @@ final class ZeroWriteWindows {
         for (boolean low : new boolean[] {false, true}) {
             for (boolean after : new boolean[] {false, true}) {
                 Fragment window = windowCondition(low, after);
-                b.add("read." + windowVariant(low, after), new Fragment(readSql(window.sql()),
+                b.add("read." + windowVariant(low, after), new Fragment(inZone(readSql(window.sql())),
                         withLimit(window.binds(), limit)));
                 backlog.put("beyondHigh." + windowVariant(low, after),
                         Fragment.of(visibility + " >= ?", Bind.of(Param.WINDOW_HIGH)).or(window));
             }
         }
         backlog.forEach((variant, condition) -> {
-            b.add("backlog.count." + variant, new Fragment(dialect.sql("zerowrite.count", Map.of("table", table,
-                    "window", condition.sql())), condition.binds()));
-            b.add("backlog.unread." + variant, new Fragment(readSql(condition.sql()),
+            b.add("backlog.count." + variant, new Fragment(inZone(dialect.sql("zerowrite.count", Map.of("table", table,
+                    "window", condition.sql()))), condition.binds()));
+            b.add("backlog.unread." + variant, new Fragment(inZone(readSql(condition.sql())),
                     withLimit(condition.binds(), limit)));
         });
+        if (dialect.commitHorizon() == CommitHorizon.INSERT_TIME) {
+            String keyText = OutboxRowReader.keyText(dialect, mapping, "t");
+            for (boolean low : new boolean[] {false, true}) {
+                Fragment window = windowCondition(low, false);
+                for (String check : List.of("digest", "rows")) {
+                    b.add("uncommitted." + check + "." + windowVariant(low, false), new Fragment(inZone(dialect.sql(
+                            "zerowrite.uncommitted." + check, Map.of("table", table, "window", window.sql(),
+                                    "keyText", keyText, "createdAt", "t." + dialect.quote(mapping.column(CREATED_AT))))),
+                            window.binds()));
+                }
+            }
+        }
         b.add("byKeys", new Fragment(dialect.sql("outbox.select.byKeyText", Map.of("columns", reader.selectList(),
                 "table", table + " t", "condition", "1 = 1", "keyText", OutboxRowReader.keyText(dialect, mapping, "t"),
                 "keys", OutboxStatements.LIST)), List.of(Bind.of(Param.KEY_TEXTS))));

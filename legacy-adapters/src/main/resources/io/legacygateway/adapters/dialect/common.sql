@@ -176,7 +176,8 @@ CAST({column} AS VARCHAR(255))
 ({a} > ? OR ({a} = ? AND {b} > ?))
 
 -- name: position.insert
--- The gateway's position table (ddl/<db>/relay-state.sql). binds: relay, source table, window low (NULL: beginning)
+-- The gateway's position table (ddl/<db>/relay-state.sql). binds: relay, source table, window low (NULL: beginning).
+-- Collides on a restart (ZeroWritePositions ignores that); MariaDB and PostgreSQL override it with one that does not.
 INSERT INTO {positions} (relay, source_table, window_low) VALUES (?, ?, ?)
 
 -- name: position.source

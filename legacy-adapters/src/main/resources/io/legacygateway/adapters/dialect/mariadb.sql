@@ -15,7 +15,10 @@ INSERT INTO {rejections} (source_table, row_key, relay, event_id, reason, attemp
 --   * the start of every active InnoDB transaction (INNODB_TRX, shown only with the PROCESS privilege; without it the
 --     query fails, and the relay refuses to start),
 --   * the start of every running statement (PROCESSLIST), which covers an INSERT that started before its transaction
---     (a statement waiting for a metadata lock is in no transaction yet),
+--     (a statement waiting for a metadata or table lock is in no transaction yet): every command but the idle and
+--     the server's own (Sleep, Daemon, Binlog Dump, Slave_IO) counts, whatever it waits for; a JDBC batch runs as
+--     Bulk_execute, a prepared statement as Execute (before 6 December 2026 only Query and Execute counted, and a
+--     batch waiting for LOCK TABLES lost its rows),
 --   * now,
 -- minus the settle time, which covers the microseconds between a statement's start and its transaction's start. A row
 -- whose insert time lies below the horizon was written by a transaction that has ended.
@@ -29,6 +32,25 @@ INSERT INTO {rejections} (source_table, row_key, relay, event_id, reason, attemp
 -- before it until 150 ms after it, so no gateway's read comes within 0.1 s after another's, and none keeps the list
 -- stale for another (a reader outside the gateways still can; the relay then waits, as above).
 
+-- Time zones: NOW(6), INNODB_TRX.trx_started and a TIMESTAMP column's values read in the session's time zone, a
+-- DATETIME column holds the writer's local time. So every statement that reads or compares marks runs in one zone,
+-- whatever the gateway's sessions use (zerowrite.inZone): UTC for a TIMESTAMP column (stored in UTC; no hour repeats),
+-- the server's zone for a DATETIME column (the zone its writers' sessions get), which must have one offset all year
+-- (zerowrite.zone.offsets; else the relay refuses to start: at a fall-back the repeated hour's rows would be passed).
+-- INNODB_TRX shows trx_started in the operating system's zone (whole seconds), whatever the session's: it is converted
+-- from 'SYSTEM' to the statement's zone (before 6 December 2026 a gateway session behind UTC read it hours late, and the
+-- horizon passed running transactions).
+
+-- name: zerowrite.zone.server
+SELECT @@global.time_zone
+
+-- name: zerowrite.zone.offsets
+-- The zone's offset from UTC in seconds at two instants. binds: epoch second (twice), another epoch second (twice)
+SET STATEMENT time_zone = '{zone}' FOR SELECT TIMESTAMPDIFF(SECOND, TIMESTAMP'1970-01-01 00:00:00' + INTERVAL ? SECOND, FROM_UNIXTIME(?)), TIMESTAMPDIFF(SECOND, TIMESTAMP'1970-01-01 00:00:00' + INTERVAL ? SECOND, FROM_UNIXTIME(?))
+
+-- name: zerowrite.inZone
+SET STATEMENT time_zone = '{zone}' FOR {statement}
+
 -- name: zerowrite.horizon.lock
 -- 1 when taken, 0 when another session held it for the whole wait, NULL on error. binds: wait in seconds
 SELECT GET_LOCK('gateway.innodb_trx', ?)
@@ -40,7 +62,26 @@ DO RELEASE_LOCK('gateway.innodb_trx')
 START TRANSACTION WITH CONSISTENT SNAPSHOT
 
 -- name: zerowrite.horizon
-/* gateway commit horizon {call} */ SELECT LEAST(COALESCE(trx.oldest, NOW(6)), COALESCE((SELECT MIN(NOW(6) - INTERVAL ROUND(TIME_MS * 1000) MICROSECOND) FROM information_schema.PROCESSLIST WHERE COMMAND IN ('Query', 'Execute') AND ID <> CONNECTION_ID()), NOW(6)), NOW(6)) - INTERVAL ? MICROSECOND, trx.current FROM (SELECT MIN(CASE WHEN trx_mysql_thread_id <> CONNECTION_ID() THEN trx_started END) AS oldest, COALESCE(MAX(trx_mysql_thread_id = CONNECTION_ID() AND trx_query LIKE ?), 0) AS current FROM information_schema.INNODB_TRX) trx
+/* gateway commit horizon {call} */ SELECT LEAST(COALESCE(trx.oldest, NOW(6)), COALESCE((SELECT MIN(NOW(6) - INTERVAL ROUND(TIME_MS * 1000) MICROSECOND) FROM information_schema.PROCESSLIST WHERE COMMAND NOT IN ('Sleep', 'Daemon', 'Binlog Dump', 'Slave_IO') AND ID <> CONNECTION_ID()), NOW(6)), NOW(6)) - INTERVAL ? MICROSECOND, trx.current FROM (SELECT CONVERT_TZ(MIN(CASE WHEN trx_mysql_thread_id <> CONNECTION_ID() THEN trx_started END), 'SYSTEM', @@session.time_zone) AS oldest, COALESCE(MAX(trx_mysql_thread_id = CONNECTION_ID() AND trx_query LIKE ?), 0) AS current FROM information_schema.INNODB_TRX) trx
+
+-- A statement that waited for a lock before its transaction began (LOCK TABLES, an ALTER TABLE's cut-over, FLUSH
+-- TABLES WITH READ LOCK) has an InnoDB transaction that starts seconds after its rows' insert time: once the statement
+-- is done, neither list shows how early its uncommitted rows are. So before a window [low, h) opens, its rows are
+-- counted as a dirty read (READ UNCOMMITTED, every row physically there) and as a committed read, in that order; where
+-- the two differ, h is lowered to the earliest row only the dirty read holds (ZeroWriteWindows#finalUpTo). A row below
+-- h is then either in the table already (and seen by the dirty read) or written by a statement that was running when
+-- h was read (and counted above). binds: [window low], window high
+
+-- name: zerowrite.uncommitted.digest
+SELECT COUNT(*), COALESCE(BIT_XOR(CRC32({keyText})), 0), COALESCE(BIT_XOR(CRC32(CONCAT('gw', {keyText}))), 0) FROM {table} t WHERE {window}
+
+-- name: zerowrite.uncommitted.rows
+SELECT {keyText}, {createdAt} FROM {table} t WHERE {window}
+
+-- name: position.insert
+-- binds: relay, source table, window low. A restart finds its position there: the no-op update keeps it, without the
+-- duplicate-key error that the driver logged as a WARN at every restart (INSERT IGNORE would also truncate a long value)
+INSERT INTO {positions} (relay, source_table, window_low) VALUES (?, ?, ?) ON DUPLICATE KEY UPDATE relay = relay
 
 -- name: zerowrite.visibility
 {createdAt}

@@ -49,6 +49,10 @@ INSERT INTO {rejections} (source_table, row_key, relay, event_id, reason, attemp
 -- The horizon is pg_snapshot_xmin(pg_current_snapshot()): every transaction with a lower id has ended, so the set of
 -- rows whose mark lies below it can no longer change. No privilege is needed beyond SELECT on the table.
 
+-- name: position.insert
+-- binds: relay, source table, window low. A restart finds its position there and keeps it, without an error.
+INSERT INTO {positions} (relay, source_table, window_low) VALUES (?, ?, ?) ON CONFLICT (relay) DO NOTHING
+
 -- name: zerowrite.horizon
 SELECT pg_snapshot_xmin(pg_current_snapshot())::text::bigint
 
