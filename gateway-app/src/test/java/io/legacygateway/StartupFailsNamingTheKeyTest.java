@@ -54,6 +54,13 @@ class StartupFailsNamingTheKeyTest {
     }
 
     @Test
+    void aHealthCacheNotShorterThanTheSampleIntervalFailsStartupNamingTheKeys() {
+        assertThat(startupFailure("gateway.metrics.health-cache=15s"))
+                .contains("gateway.metrics.health-cache must be 0 or positive and shorter than "
+                        + "gateway.metrics.sample-interval");
+    }
+
+    @Test
     void aMisspeltGatewayKeyFailsStartupNamingIt() {
         assertThat(startupFailure("gateway.sourse=urn:typo")).contains("gateway.sourse");
     }

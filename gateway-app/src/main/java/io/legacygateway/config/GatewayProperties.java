@@ -62,8 +62,21 @@ public record GatewayProperties(
      * readiness gauge are refreshed on this schedule by a few cheap statements, never per scrape.
      *
      * @param sampleInterval time between two samples; default 15s
+     * @param healthCache    how long the result of the readiness group's database and broker checks is reused by
+     *                       every caller (probes, {@code /actuator/health}, the readiness sample), so that a flood of
+     *                       requests opens no connection per request; default 2s, 0 to check at every call; shorter
+     *                       than {@code sampleInterval}, so that each sample sees a check newer than the last sample
      */
-    public record Metrics(@DefaultValue("15s") @NotNull Duration sampleInterval) {
+    public record Metrics(@DefaultValue("15s") @NotNull Duration sampleInterval,
+                          @DefaultValue("2s") @NotNull Duration healthCache) {
+
+        /** Startup refuses a negative cache time and one not shorter than the sample interval. */
+        @AssertTrue(message = "gateway.metrics.health-cache must be 0 or positive and shorter than "
+                + "gateway.metrics.sample-interval")
+        public boolean isHealthCacheValid() {
+            return healthCache == null || sampleInterval == null
+                    || !healthCache.isNegative() && healthCache.compareTo(sampleInterval) < 0;
+        }
     }
 
     /**

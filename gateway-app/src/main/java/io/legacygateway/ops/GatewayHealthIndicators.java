@@ -5,6 +5,7 @@ import io.legacygateway.transactions.XaTransactions;
 import jakarta.jms.Connection;
 import jakarta.jms.ConnectionFactory;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import javax.sql.DataSource;
@@ -16,18 +17,63 @@ import org.springframework.boot.actuate.health.Health;
  * {@code gateway.datasources} answers, and the broker accepts a connection. Liveness does not include them: an
  * unreachable database or broker makes the gateway not ready (no traffic, and the relays back off by themselves), not
  * dead (a restart would not help).
+ *
+ * <p>Both checks that open connections reuse their result for {@code gateway.metrics.health-cache} ({@link Cached}):
+ * however many probes, scrapes and anonymous requests arrive, each datasource and the broker see at most one check per
+ * that time.
  */
 public final class GatewayHealthIndicators {
 
     private GatewayHealthIndicators() {
     }
 
+    /**
+     * A check whose result is reused for a time to live, counted from the end of the check that produced it. One check
+     * at a time: callers arriving while it runs wait for it and take its result, so a flood of requests makes one
+     * check, not one each. Guaranteed: a result is at most {@code timeToLive} old when it is handed out (0: never
+     * reused). Not guaranteed: a change of the database or broker is seen before that time has passed.
+     */
+    public abstract static class Cached extends AbstractHealthIndicator {
+        private final long timeToLiveNanos;
+        private final Object lock = new Object();
+        private Health last;
+        private long takenAt;
+        private long checks;
+
+        protected Cached(String failureMessage, Duration timeToLive) {
+            super(failureMessage);
+            this.timeToLiveNanos = timeToLive.toNanos();
+        }
+
+        /** What the endpoint asks (without details for those who may not see them); the check is {@link #health()}. */
+        @Override
+        public Health getHealth(boolean includeDetails) {
+            Health health;
+            synchronized (lock) {
+                if (last == null || System.nanoTime() - takenAt >= timeToLiveNanos) {
+                    last = health();
+                    takenAt = System.nanoTime();
+                    checks++;
+                }
+                health = last;
+            }
+            return includeDetails ? health : Health.status(health.getStatus()).build();
+        }
+
+        /** How many checks ran (not answers given) since the start. */
+        public long checks() {
+            synchronized (lock) {
+                return checks;
+            }
+        }
+    }
+
     /** {@code gatewayDatabases}: a pooled connection of every datasource is valid; DOWN names the failing ones. */
-    public static class Databases extends AbstractHealthIndicator {
+    public static class Databases extends Cached {
         private final GatewayDataSources dataSources;
 
-        public Databases(GatewayDataSources dataSources) {
-            super("Datasource health check failed");
+        public Databases(GatewayDataSources dataSources, Duration timeToLive) {
+            super("Datasource health check failed", timeToLive);
             this.dataSources = dataSources;
         }
 
@@ -54,11 +100,11 @@ public final class GatewayHealthIndicators {
     }
 
     /** {@code broker}: a new connection to the broker can be opened and started. */
-    public static class Broker extends AbstractHealthIndicator {
+    public static class Broker extends Cached {
         private final ConnectionFactory connectionFactory;
 
-        public Broker(ConnectionFactory connectionFactory) {
-            super("Broker health check failed");
+        public Broker(ConnectionFactory connectionFactory, Duration timeToLive) {
+            super("Broker health check failed", timeToLive);
             this.connectionFactory = connectionFactory;
         }
 

@@ -64,14 +64,17 @@ public class OperationsConfiguration {
 
     /** Readiness: every datasource answers ({@code /actuator/health/readiness}, see application.yml). */
     @Bean
-    GatewayHealthIndicators.Databases gatewayDatabasesHealthIndicator(GatewayDataSources dataSources) {
-        return new GatewayHealthIndicators.Databases(dataSources);
+    GatewayHealthIndicators.Databases gatewayDatabasesHealthIndicator(GatewayDataSources dataSources,
+                                                                      GatewayProperties properties) {
+        return new GatewayHealthIndicators.Databases(dataSources, properties.metrics().healthCache());
     }
 
     /** Readiness: the broker accepts a connection. */
     @Bean
-    GatewayHealthIndicators.Broker brokerHealthIndicator(ConnectionFactory connectionFactory) {
-        return new GatewayHealthIndicators.Broker(BrokerConnections.nativeFactory(connectionFactory));
+    GatewayHealthIndicators.Broker brokerHealthIndicator(ConnectionFactory connectionFactory,
+                                                         GatewayProperties properties) {
+        return new GatewayHealthIndicators.Broker(BrokerConnections.nativeFactory(connectionFactory),
+                properties.metrics().healthCache());
     }
 
     /** Readiness detail: the XA relays' in-doubt transactions and heuristic outcomes (always UP, see the class). */

@@ -26,12 +26,14 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.http.MediaType;
 import org.springframework.security.core.Authentication;
 import org.springframework.security.core.context.SecurityContextHolder;
 import org.springframework.web.filter.OncePerRequestFilter;
+import org.springframework.web.util.UriUtils;
 
 /**
  * Looks inside every Jolokia request (at {@code /actuator/jolokia} and through Hawtio's {@code /actuator/hawtio/jolokia})
@@ -43,11 +45,14 @@ import org.springframework.web.filter.OncePerRequestFilter;
  *       build; this check keeps the refusal explicit whatever the classpath holds;</li>
  *   <li>for users without the {@code OPERATOR} role, every request type other than {@code read}, {@code list},
  *       {@code search} and {@code version} ({@code exec}, {@code write}, notifications), except the read-only
- *       queries of Hawtio's console ({@link #VIEWER_OPERATIONS}): viewers look, operators act;</li>
+ *       queries of Hawtio's console ({@link #VIEWER_OPERATIONS}): viewers look, operators act. A GET is read as
+ *       Jolokia reads it, and refused where that is ambiguous ({@link #checkGet}); a POST body is read in the
+ *       encoding Jolokia reads it in;</li>
  *   <li>a POST body that is not a JSON object or array of objects, has duplicate keys, or exceeds
  *       {@value #MAX_BODY_BYTES} bytes: what cannot be checked is not passed on.</li>
  * </ul>
- * It runs after authorization, so only logged-in users reach it.
+ * It runs after authorization, so only logged-in users reach it. {@link JolokiaRoleRestrictor}, inside Jolokia, checks
+ * the same roles again on the parsed request, and hides secret-bearing attributes from viewers.
  */
 final class JolokiaRequestGuard extends OncePerRequestFilter {
 
@@ -60,6 +65,7 @@ final class JolokiaRequestGuard extends OncePerRequestFilter {
     static final Map<String, Set<String>> VIEWER_OPERATIONS = Map.of(
             "hawtio:type=security,name=RBACRegistry", Set.of("list"),
             "hawtio:type=security,area=jmx,name=HawtioDummyJMXSecurity", Set.of("canInvoke"));
+    private static final Pattern EMPTY_PATH = Pattern.compile("/*");
     static final String PROXY_REFUSED = "Jolokia proxy requests (with a \"target\") are disabled in this gateway";
 
     private static final Logger log = LoggerFactory.getLogger(JolokiaRequestGuard.class);
@@ -94,7 +100,16 @@ final class JolokiaRequestGuard extends OncePerRequestFilter {
                 refuse(response, "Jolokia request larger than " + MAX_BODY_BYTES + " bytes");
                 return;
             }
-            String refusal = checkBody(body, operator);
+            Charset charset;
+            try {
+                // Jolokia reads the body in the request's encoding, UTF-8 when it has none
+                charset = Charset.forName(request.getCharacterEncoding() == null ? "UTF-8"
+                        : request.getCharacterEncoding());
+            } catch (IllegalArgumentException e) {
+                refuse(response, "Jolokia request in an unknown encoding: " + request.getCharacterEncoding());
+                return;
+            }
+            String refusal = checkBody(new String(body, charset), operator);
             if (refusal != null) {
                 refuse(response, refusal);
                 return;
@@ -102,19 +117,54 @@ final class JolokiaRequestGuard extends OncePerRequestFilter {
             chain.doFilter(new CachedBodyRequest(request, body), response);
             return;
         }
-        // HEAD runs as a GET in the servlet (the side effect happens, only the body is dropped)
-        if (("GET".equals(method) || "HEAD".equals(method)) && !operator) {
-            String type = getRequestType(subPath(request), request.getQueryString());
-            if (!READ_ONLY_TYPES.contains(type)) {
-                refuse(response, "Jolokia '" + type + "' requests need the OPERATOR role");
+        if (!operator) {
+            String refusal = checkGet(method, subPath(request), request.getParameterMap());
+            if (refusal != null) {
+                refuse(response, refusal);
                 return;
             }
         }
         chain.doFilter(request, response);
     }
 
+    /**
+     * Whether a viewer's non-POST request may pass. Jolokia 2.1.1 takes a GET's request from its path info when that
+     * is not empty (nor only slashes), else from the FIRST {@code p} parameter, with parameter names as the container
+     * decoded them. Decided from the same, and refused where a reading could differ: {@code p} next to a non-empty
+     * path, more than one {@code p}, a type not spelt exactly {@code read}, {@code list}, {@code search} or
+     * {@code version}, a method other than GET, HEAD (runs as a GET in the servlet) and OPTIONS (CORS preflight).
+     *
+     * @param subPath    the raw (still percent-encoded) path after Jolokia's path
+     * @param parameters the parameters as the container decoded them (for a GET, its query's)
+     * @return why it is refused, or null when it may pass
+     */
+    static String checkGet(String method, String subPath, Map<String, String[]> parameters) {
+        if ("OPTIONS".equals(method)) {
+            return null;
+        }
+        if (!"GET".equals(method) && !"HEAD".equals(method)) {
+            return "Jolokia " + method + " requests need the OPERATOR role";
+        }
+        String[] p = parameters.get("p");
+        if (p != null && p.length > 1) {
+            return "a Jolokia GET request with more than one 'p' parameter is ambiguous";
+        }
+        String path;
+        try {
+            path = UriUtils.decode(subPath, StandardCharsets.UTF_8);
+        } catch (IllegalArgumentException e) {
+            return "a Jolokia GET request whose path cannot be decoded";
+        }
+        boolean emptyPath = EMPTY_PATH.matcher(path).matches();
+        if (p != null && !emptyPath) {
+            return "a Jolokia GET request with both a path and a 'p' parameter is ambiguous";
+        }
+        String type = getRequestType(emptyPath ? (p == null ? "" : p[0]) : path);
+        return READ_ONLY_TYPES.contains(type) ? null : "Jolokia '" + type + "' requests need the OPERATOR role";
+    }
+
     /** @return why the POST body is refused, or null when it may pass */
-    static String checkBody(byte[] body, boolean operator) {
+    static String checkBody(String body, boolean operator) {
         JsonNode root;
         try {
             root = JSON.readTree(body);
@@ -151,22 +201,17 @@ final class JolokiaRequestGuard extends OncePerRequestFilter {
                 .contains(signature < 0 ? operation : operation.substring(0, signature));
     }
 
-    /** The request type of a GET request: the first segment of its path, or of its {@code p} parameter. */
-    static String getRequestType(String subPath, String queryString) {
-        String path = subPath;
-        if (queryString != null) {
-            for (String pair : queryString.split("&")) {
-                if (pair.startsWith("p=")) {
-                    path = URLDecoder.decode(pair.substring(2), StandardCharsets.UTF_8);
-                }
-            }
-        }
-        String trimmed = path.startsWith("/") ? path.substring(1) : path;
+    /**
+     * The request type a GET path names: its first segment, leading slashes aside, exactly as written (Jolokia's
+     * {@code !} escapes and other spellings are not resolved: they do not match a read-only type and are refused).
+     */
+    static String getRequestType(String path) {
+        String trimmed = path.replaceFirst("^/+", "");
         if (trimmed.isEmpty()) {
             return "version";
         }
         int slash = trimmed.indexOf('/');
-        return (slash < 0 ? trimmed : trimmed.substring(0, slash)).toLowerCase(Locale.ROOT);
+        return slash < 0 ? trimmed : trimmed.substring(0, slash);
     }
 
     /** The part after the Jolokia path, "" for the path itself, null when the request is not for Jolokia. */

@@ -10,10 +10,13 @@ import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
+import org.jolokia.support.spring.actuator.JolokiaProperties;
 import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.boot.actuate.autoconfigure.endpoint.web.WebEndpointProperties;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.context.annotation.Bean;
@@ -59,7 +62,8 @@ import org.springframework.web.filter.OncePerRequestFilter;
  *   <tr><td>{@code /actuator/prometheus}</td><td>anyone, or {@code VIEWER} when
  *       {@code gateway.security.anonymous-prometheus=false}</td></tr>
  *   <tr><td>{@code /actuator/hawtio/**}, {@code /actuator/jolokia/**}</td><td>{@code VIEWER}; Jolokia requests other
- *       than read/list/search/version need {@code OPERATOR}, proxy requests nobody ({@link JolokiaRequestGuard})</td></tr>
+ *       than read/list/search/version need {@code OPERATOR}, proxy requests nobody ({@link JolokiaRequestGuard});
+ *       viewers read no secret-bearing attribute ({@link JolokiaRoleRestrictor})</td></tr>
  *   <tr><td>{@code /actuator/hawtio/proxy/**}</td><td>nobody (Hawtio's connect proxy)</td></tr>
  *   <tr><td>other {@code /actuator/**}, {@code /api/**}</td><td>GET/HEAD {@code VIEWER}; other methods {@code OPERATOR}</td></tr>
  *   <tr><td>anything else</td><td>any logged-in user</td></tr>
@@ -94,6 +98,38 @@ public class SecurityConfiguration {
                 .build()));
         return new InMemoryUserDetailsManager(users);
     }
+
+    /**
+     * Jolokia's restrictor is {@link JolokiaRoleRestrictor} whatever the configuration says: startup fails naming
+     * {@value #RESTRICTOR_KEY} when it names another (a policy file would be ignored with it, so it is refused too).
+     */
+    @Bean
+    static BeanPostProcessor jolokiaRestrictor() {
+        return new BeanPostProcessor() {
+            @Override
+            public Object postProcessAfterInitialization(Object bean, String beanName) {
+                if (bean instanceof JolokiaProperties jolokia) {
+                    Map<String, String> config = jolokia.getConfig();
+                    String configured = config.get(RESTRICTOR_CLASS);
+                    String ours = JolokiaRoleRestrictor.class.getName();
+                    if (configured != null && !configured.equals(ours)) {
+                        throw new IllegalStateException(RESTRICTOR_KEY + "=" + configured + ": the gateway's Jolokia "
+                                + "checks roles with " + ours + "; remove the key");
+                    }
+                    if (config.containsKey(POLICY_LOCATION)) {
+                        throw new IllegalStateException("management.endpoint.jolokia.config." + POLICY_LOCATION
+                                + " is not used: the gateway's Jolokia checks roles with " + ours + "; remove the key");
+                    }
+                    config.put(RESTRICTOR_CLASS, ours);
+                }
+                return bean;
+            }
+        };
+    }
+
+    static final String RESTRICTOR_CLASS = "restrictorClass";
+    static final String POLICY_LOCATION = "policyLocation";
+    static final String RESTRICTOR_KEY = "management.endpoint.jolokia.config." + RESTRICTOR_CLASS;
 
     @Bean
     PasswordEncoder passwordEncoder() {

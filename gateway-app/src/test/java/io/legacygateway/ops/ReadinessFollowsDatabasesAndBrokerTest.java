@@ -17,8 +17,11 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Base64;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
 import org.awaitility.Awaitility;
 import org.awaitility.core.ConditionFactory;
 import org.junit.jupiter.api.Test;
@@ -36,7 +39,8 @@ import org.springframework.test.context.DynamicPropertySource;
  * while a datasource is unreachable (the gateway reaches PostgreSQL through a TCP proxy the test stops), and UP again
  * afterwards; liveness stays UP throughout. The sampled gauges survive the database outage: the sample fails and is
  * counted, the pending gauge keeps its last value, and {@code gateway_ready} follows readiness on the sampler's own
- * schedule (nobody calls it), within two sample intervals each way.
+ * schedule (nobody calls it), within two sample intervals each way. Readiness follows within the health cache time
+ * ({@code gateway.metrics.health-cache}).
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
         properties = "gateway.metrics.sample-interval=2s")
@@ -79,7 +83,7 @@ class ReadinessFollowsDatabasesAndBrokerTest {
         StandaloneArtemis broker = StandaloneArtemis.shared();
         broker.kill();
         try {
-            JsonNode down = assertReady(false);
+            JsonNode down = awaitReady(false);
             assertThat(down.at("/components/broker/status").asText()).isEqualTo("DOWN");
             assertThat(down.at("/components/gatewayDatabases/status").asText()).isEqualTo("UP");
             assertThat(status("/actuator/health/liveness")).isEqualTo(200);
@@ -92,7 +96,7 @@ class ReadinessFollowsDatabasesAndBrokerTest {
         double failedSamples = meters.counter("gateway.outbox.sample.failures", "relay", relay.name()).count();
         PROXY.stop();
         try {
-            JsonNode down = assertReady(false);
+            JsonNode down = awaitReady(false);
             assertThat(down.at("/components/gatewayDatabases/status").asText()).isEqualTo("DOWN");
             assertThat(down.at("/components/gatewayDatabases/details/legacy").asText()).startsWith("DOWN");
             assertThat(status("/actuator/health/liveness")).isEqualTo(200);
@@ -118,8 +122,19 @@ class ReadinessFollowsDatabasesAndBrokerTest {
         return meters.get(name).tag("relay", relay.name()).gauge().value();
     }
 
+    /** Within the health cache time ({@code gateway.metrics.health-cache}, 2s by default) and a margin. */
+    private JsonNode awaitReady(boolean ready) {
+        AtomicReference<JsonNode> body = new AtomicReference<>();
+        Awaitility.await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> body.set(assertReady(ready)));
+        return body.get();
+    }
+
+    /** As a VIEWER: anonymous callers get the status without the components. */
     private JsonNode assertReady(boolean ready) throws Exception {
-        HttpResponse<String> r = get("/actuator/health/readiness");
+        HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port
+                        + "/actuator/health/readiness")).header("Authorization", "Basic " + Base64.getEncoder()
+                        .encodeToString("test-viewer:test-viewer-secret".getBytes(StandardCharsets.UTF_8))).build(),
+                HttpResponse.BodyHandlers.ofString());
         assertThat(r.statusCode()).as(r.body()).isEqualTo(ready ? 200 : 503);
         JsonNode body = JSON.readTree(r.body());
         assertThat(body.get("status").asText()).isEqualTo(ready ? "UP" : "DOWN");

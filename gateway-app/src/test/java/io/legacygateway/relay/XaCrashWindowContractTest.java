@@ -19,10 +19,12 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
 import java.util.Locale;
 import java.util.UUID;
@@ -234,8 +236,11 @@ abstract class XaCrashWindowContractTest {
     }
 
     private static String get(int port, String path) throws Exception {
+        // as a VIEWER (the child runs the test profile's users): anonymous callers get no health details
         HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
-                URI.create("http://127.0.0.1:" + port + path)).timeout(Duration.ofSeconds(10)).build(),
+                URI.create("http://127.0.0.1:" + port + path)).timeout(Duration.ofSeconds(10))
+                .header("Authorization", "Basic " + Base64.getEncoder().encodeToString(
+                        "test-viewer:test-viewer-secret".getBytes(StandardCharsets.UTF_8))).build(),
                 HttpResponse.BodyHandlers.ofString());
         return r.body();
     }
