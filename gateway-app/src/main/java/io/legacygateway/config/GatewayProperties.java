@@ -64,18 +64,26 @@ public record GatewayProperties(
      * @param sampleInterval time between two samples; default 15s
      * @param healthCache    how long the result of the readiness group's database and broker checks is reused by
      *                       every caller (probes, {@code /actuator/health}, the readiness sample), so that a flood of
-     *                       requests opens no connection per request; default 2s, 0 to check at every call; shorter
-     *                       than {@code sampleInterval}, so that each sample sees a check newer than the last sample
+     *                       requests opens no connection per request; default 2s, 0 to check at every call; at most
+     *                       half of {@code sampleInterval} is used ({@link #healthCacheInEffect()}), so that each
+     *                       sample sees a check newer than the last sample
      */
     public record Metrics(@DefaultValue("15s") @NotNull Duration sampleInterval,
                           @DefaultValue("2s") @NotNull Duration healthCache) {
 
-        /** Startup refuses a negative cache time and one not shorter than the sample interval. */
-        @AssertTrue(message = "gateway.metrics.health-cache must be 0 or positive and shorter than "
-                + "gateway.metrics.sample-interval")
+        /** Startup refuses a negative cache time. */
+        @AssertTrue(message = "gateway.metrics.health-cache must be 0 or positive")
         public boolean isHealthCacheValid() {
-            return healthCache == null || sampleInterval == null
-                    || !healthCache.isNegative() && healthCache.compareTo(sampleInterval) < 0;
+            return healthCache == null || !healthCache.isNegative();
+        }
+
+        /**
+         * The cache time used: {@code health-cache}, but no more than half the sample interval (a short
+         * {@code sample-interval} with the default cache is a setting users make, not an error).
+         */
+        public Duration healthCacheInEffect() {
+            Duration half = sampleInterval.dividedBy(2);
+            return healthCache.compareTo(half) <= 0 ? healthCache : half;
         }
     }
 

@@ -66,7 +66,7 @@ public class OperationsConfiguration {
     @Bean
     GatewayHealthIndicators.Databases gatewayDatabasesHealthIndicator(GatewayDataSources dataSources,
                                                                       GatewayProperties properties) {
-        return new GatewayHealthIndicators.Databases(dataSources, properties.metrics().healthCache());
+        return new GatewayHealthIndicators.Databases(dataSources, properties.metrics().healthCacheInEffect());
     }
 
     /** Readiness: the broker accepts a connection. */
@@ -74,7 +74,7 @@ public class OperationsConfiguration {
     GatewayHealthIndicators.Broker brokerHealthIndicator(ConnectionFactory connectionFactory,
                                                          GatewayProperties properties) {
         return new GatewayHealthIndicators.Broker(BrokerConnections.nativeFactory(connectionFactory),
-                properties.metrics().healthCache());
+                properties.metrics().healthCacheInEffect());
     }
 
     /** Readiness detail: the XA relays' in-doubt transactions and heuristic outcomes (always UP, see the class). */

@@ -29,7 +29,8 @@ import org.springframework.test.context.DynamicPropertySource;
  * at readiness and never another (its subclass replaced the method that started the schedule): the gauges kept their
  * first values and {@code gateway_outbox_sample_age_seconds} grew without bound.
  */
-@SpringBootTest(properties = "gateway.metrics.sample-interval=" + SampledGaugesFollowTheStateOverSeveralIntervalsTest.INTERVAL_SECONDS + "s")
+@SpringBootTest(properties = "gateway.metrics.sample-interval="
+        + SampledGaugesFollowTheStateOverSeveralIntervalsTest.INTERVAL_SECONDS + "s")
 @ActiveProfiles("test")
 @DirtiesContext(classMode = DirtiesContext.ClassMode.AFTER_CLASS)
 class SampledGaugesFollowTheStateOverSeveralIntervalsTest {
