@@ -10,6 +10,7 @@ import jakarta.jms.MessageProducer;
 import jakarta.jms.Session;
 import jakarta.jms.TextMessage;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.List;
@@ -40,6 +41,14 @@ import org.slf4j.LoggerFactory;
  * refuses exactly the messages it will not take, which are reported {@linkplain PublishResult#refused() refused} with
  * the broker's reason. After a refused event, the later events of its aggregate are not sent
  * ({@linkplain PublishResult#deferred() deferred}), so that they cannot overtake it.
+ *
+ * <p>A refusal that is the broker's state rather than the event's ({@link BrokerFailures#brokerState}: an address full
+ * with address-full policy {@code FAIL}, the gateway's user refused) is charged to no row when the broker took no event
+ * of the batch: the batch is an outage ({@link BatchRefusedException}), and the relay backs off as a whole instead of
+ * charging, and at {@code maxAttempts} parking, every waiting row. When the broker took other events of the batch, an
+ * event to a full address is deferred (uncharged; the later events to that address are not tried again in the batch),
+ * and one the broker's security refused is that event's refusal. ZERO_WRITE relays, whose position passes every row,
+ * get a full address's events refused instead of deferred.
  *
  * <p>Before the first send to an address on a connection, the broker is asked whether the queue exists or would be
  * created: a message to an address that does not exist, with auto-create off, would be dropped by the broker without
@@ -77,6 +86,8 @@ public final class ArtemisPublisher implements EventPublisher {
         boolean reused = connection != null && !broken;
         try {
             return send(events, keepAggregateOrder, beforeCommit);
+        } catch (BatchRefusedException e) {
+            throw e; // the broker answered: its state, not a dead connection
         } catch (PublishException e) {
             if (!reused) {
                 throw e;
@@ -136,6 +147,8 @@ public final class ArtemisPublisher implements EventPublisher {
         } catch (BeforeCommitFailure e) {
             rollbackQuietly();
             throw (RuntimeException) e.getCause();
+        } catch (BatchRefusedException e) {
+            throw e; // the connection is fine: kept for the next attempt
         } catch (JMSException | RuntimeException e) {
             reset();
             throw new PublishException("broker did not confirm a batch of " + events.size() + ": " + e, e);
@@ -151,6 +164,10 @@ public final class ArtemisPublisher implements EventPublisher {
         List<OutboundEvent> deferred = new ArrayList<>();
         List<OutboundEvent> duplicates = new ArrayList<>();
         Set<String> stopped = new HashSet<>();
+        // addresses found full in this batch, with the broker's reason: their later events are not sent again
+        Map<String, String> full = new HashMap<>();
+        String brokerState = null; // the first refusal that is the broker's state, not the event's
+        boolean ownRefusal = false;
         for (OutboundEvent e : events) {
             String aggregate = e.row().aggregateId();
             if (keepAggregateOrder && aggregate != null && stopped.contains(aggregate)) {
@@ -158,7 +175,11 @@ public final class ArtemisPublisher implements EventPublisher {
                 continue;
             }
             String reason = unroutable.get(e);
-            if (reason == null) {
+            boolean state = false;
+            if (reason == null && keepAggregateOrder && full.containsKey(e.address())) {
+                reason = full.get(e.address());
+                state = true;
+            } else if (reason == null) {
                 try {
                     send(transacted, transactedProducer, e);
                     transacted.commit();
@@ -175,14 +196,46 @@ public final class ArtemisPublisher implements EventPublisher {
                         throw failed;
                     }
                     reason = BrokerFailures.reason(failed);
+                    state = BrokerFailures.brokerState(failed);
+                    if (BrokerFailures.addressFull(failed)) {
+                        full.put(e.address(), reason);
+                    }
                 }
             }
-            refused.add(new PublishResult.Refusal(e, reason));
+            if (state && brokerState == null) {
+                brokerState = reason;
+            }
+            ownRefusal |= !state;
+            if (state && keepAggregateOrder && full.containsKey(e.address())) {
+                deferred.add(e); // a full address is the broker's state: the event waits, uncharged
+            } else {
+                refused.add(new PublishResult.Refusal(e, reason));
+            }
             if (aggregate != null) {
                 stopped.add(aggregate);
             }
         }
+        if (confirmed.isEmpty() && brokerState != null && !ownRefusal) {
+            // the same refusal for every event the broker was asked to take: an outage of the broker, not the rows'
+            throw new BatchRefusedException("the broker refused every event of a batch of " + events.size() + ": "
+                    + brokerState);
+        }
+        if (!full.isEmpty()) {
+            log.warn("Relay '{}': address(es) {} full: their events wait, uncharged, while the rest of the batch was"
+                    + " published ({})", relay, full.keySet(), full.values().iterator().next());
+        }
         return new PublishResult(confirmed, refused, deferred, duplicates);
+    }
+
+    /**
+     * The broker refused every event of a batch for a reason that is its own state, not the events' (an address full
+     * with address-full policy {@code FAIL}, the gateway's user refused): an outage, nothing charged. The connection
+     * is fine and kept.
+     */
+    static final class BatchRefusedException extends PublishException {
+        BatchRefusedException(String message) {
+            super(message, null);
+        }
     }
 
     /**

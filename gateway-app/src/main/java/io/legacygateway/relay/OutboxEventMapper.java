@@ -22,6 +22,12 @@ import java.util.regex.Pattern;
 final class OutboxEventMapper {
 
     static final int MAX_ID_LENGTH = 255;
+    /**
+     * Longest row value copied into a message header (event type, aggregate type, aggregate id, correlation id). The
+     * broker client refuses a large message whose headers exceed {@code minLargeMessageSize} (100 KiB by default, two
+     * bytes per character): with every such value within this bound, the headers stay near 14 KiB.
+     */
+    static final int MAX_HEADER_LENGTH = 1024;
     private static final Pattern TRACEPARENT = Pattern.compile("00-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}");
     private static final Pattern TRACE_ID = Pattern.compile("[0-9a-f]{32}");
 
@@ -116,7 +122,23 @@ final class OutboxEventMapper {
         if (row.payload() == null) {
             return "payload: missing";
         }
-        return null;
+        String tooLong = longerThanAHeader("eventType", row.eventType());
+        if (tooLong == null) {
+            tooLong = longerThanAHeader("aggregateType", row.aggregateType());
+        }
+        if (tooLong == null) {
+            tooLong = longerThanAHeader("aggregateId", row.aggregateId());
+        }
+        if (tooLong == null) {
+            tooLong = longerThanAHeader("correlationId", row.correlationId());
+        }
+        return tooLong;
+    }
+
+    /** Why a value copied into a message header makes the row unsendable, or {@code null} when it fits. */
+    private static String longerThanAHeader(String field, String value) {
+        return value != null && value.length() > MAX_HEADER_LENGTH ? field + ": " + value.length()
+                + " characters, more than the " + MAX_HEADER_LENGTH + " a message header may carry" : null;
     }
 
     private static Integer version(Object raw) {
