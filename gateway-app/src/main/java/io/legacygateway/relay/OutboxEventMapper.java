@@ -35,12 +35,20 @@ final class OutboxEventMapper {
     private final String source;
     private final Destination destination;
     private final PayloadFormat payloadFormat;
+    private final long maxPayloadBytes;
 
     OutboxEventMapper(EnvelopeCodec codec, String source, Destination destination, PayloadFormat payloadFormat) {
+        this(codec, source, destination, payloadFormat, Long.MAX_VALUE);
+    }
+
+    /** @param maxPayloadBytes the largest payload, in bytes of UTF-8, that becomes an event ({@code maxPayloadSize}) */
+    OutboxEventMapper(EnvelopeCodec codec, String source, Destination destination, PayloadFormat payloadFormat,
+                      long maxPayloadBytes) {
         this.codec = codec;
         this.source = source;
         this.destination = destination;
         this.payloadFormat = payloadFormat;
+        this.maxPayloadBytes = maxPayloadBytes;
     }
 
     /** Either {@link OutboundEvent} or {@link OutboxRejection}. */
@@ -57,6 +65,11 @@ final class OutboxEventMapper {
         String problem = firstProblem(row);
         if (problem != null) {
             return reject(row, problem);
+        }
+        long size = payloadBytes(row.payload(), maxPayloadBytes);
+        if (size > maxPayloadBytes) {
+            return reject(row, "payload: " + size + " bytes, more than maxPayloadSize (" + maxPayloadBytes
+                    + " bytes)");
         }
         Integer version = version(row.eventVersion());
         if (version == null) {
@@ -133,6 +146,32 @@ final class OutboxEventMapper {
             tooLong = longerThanAHeader("correlationId", row.correlationId());
         }
         return tooLong;
+    }
+
+    /**
+     * The payload's size in bytes of UTF-8, or, when every character may take three bytes and the payload still fits
+     * in {@code limit} (the usual short payload), its length in characters: no pass over the text.
+     */
+    static long payloadBytes(String payload, long limit) {
+        long chars = payload.length();
+        if (chars * 3 <= limit) {
+            return chars;
+        }
+        long bytes = 0;
+        for (int i = 0; i < payload.length(); i++) {
+            char c = payload.charAt(i);
+            if (c < 0x80) {
+                bytes++;
+            } else if (c < 0x800) {
+                bytes += 2;
+            } else if (Character.isHighSurrogate(c)) {
+                bytes += 4; // with its low surrogate: one code point of four bytes
+                i++;
+            } else {
+                bytes += 3;
+            }
+        }
+        return bytes;
     }
 
     /** Why a value copied into a message header makes the row unsendable, or {@code null} when it fits. */
