@@ -9,6 +9,7 @@ import jakarta.jms.Message;
 import jakarta.jms.MessageProducer;
 import jakarta.jms.Session;
 import jakarta.jms.TextMessage;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -16,6 +17,10 @@ import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
 import org.apache.activemq.artemis.api.core.ActiveMQException;
 import org.apache.activemq.artemis.api.core.SimpleString;
 import org.apache.activemq.artemis.api.core.client.ClientSession;
@@ -63,9 +68,20 @@ public final class ArtemisPublisher implements EventPublisher {
 
     private static final Logger log = LoggerFactory.getLogger(ArtemisPublisher.class);
 
+    /** Closes the connection of a publish that takes longer than its timeout (one daemon thread for every relay). */
+    private static final ScheduledExecutorService WATCHDOG = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "relay-publish-timeout");
+        t.setDaemon(true);
+        return t;
+    });
+
     private final ConnectionFactory connectionFactory;
     private final String relay;
-    private Connection connection;
+    private final Duration timeout;
+    /** Set by the watchdog when the current publish took longer than {@link #timeout}. */
+    private volatile boolean timedOut;
+    /** Volatile: the watchdog closes it from its own thread. */
+    private volatile Connection connection;
     private Session transacted;
     private MessageProducer transactedProducer;
     private final BrokerAddresses addresses = new BrokerAddresses();
@@ -74,27 +90,62 @@ public final class ArtemisPublisher implements EventPublisher {
     private volatile boolean broken;
 
     public ArtemisPublisher(ConnectionFactory connectionFactory, String relay) {
-        this.connectionFactory = connectionFactory;
-        this.relay = relay;
+        this(connectionFactory, relay, Duration.ofSeconds(30));
     }
 
+    /** @param timeout longest time one {@link #publish} may take ({@code publishTimeout}) */
+    public ArtemisPublisher(ConnectionFactory connectionFactory, String relay, Duration timeout) {
+        this.connectionFactory = connectionFactory;
+        this.relay = relay;
+        this.timeout = timeout;
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>Bounded by the publisher's timeout: a send the broker does not take (address-full policy {@code BLOCK}, a full
+     * disk: the client waits for the broker's credits without end) is ended by closing the connection from another
+     * thread, which the client answers by returning from the wait; the publish then throws {@link PublishException},
+     * an outage. Nothing committed on the broker is undone by that: what it committed before stays, as after any lost
+     * connection, and a resend is deduplicated.
+     */
     @Override
     public PublishResult publish(List<OutboundEvent> events, boolean keepAggregateOrder, Runnable beforeCommit) {
         if (events.isEmpty()) {
             return PublishResult.allConfirmed(List.of());
         }
-        boolean reused = connection != null && !broken;
+        timedOut = false;
+        ScheduledFuture<?> watchdog = WATCHDOG.schedule(this::timeOut, timeout.toMillis(), TimeUnit.MILLISECONDS);
         try {
-            return send(events, keepAggregateOrder, beforeCommit);
-        } catch (BatchRefusedException e) {
-            throw e; // the broker answered: its state, not a dead connection
-        } catch (PublishException e) {
-            if (!reused) {
-                throw e;
+            boolean reused = connection != null && !broken;
+            try {
+                return send(events, keepAggregateOrder, beforeCommit);
+            } catch (BatchRefusedException e) {
+                throw e; // the broker answered: its state, not a dead connection
+            } catch (PublishException e) {
+                if (!reused || timedOut) {
+                    throw e;
+                }
+                // a kept connection may have died since the last batch (broker restart): one retry on a new one
+                log.debug("Relay '{}': retrying on a new connection after {}", relay, e.getMessage());
+                return send(events, keepAggregateOrder, beforeCommit);
             }
-            // a kept connection may have died since the last batch (broker restart): one retry on a new one
-            log.debug("Relay '{}': retrying on a new connection after {}", relay, e.getMessage());
-            return send(events, keepAggregateOrder, beforeCommit);
+        } finally {
+            watchdog.cancel(false);
+        }
+    }
+
+    /** The watchdog's action: the publish took too long; closing the connection ends the client's wait. */
+    private void timeOut() {
+        timedOut = true;
+        broken = true;
+        Connection c = connection;
+        if (c != null) {
+            try {
+                c.close(); // JMS allows close() from another thread; a blocked producer returns from its wait
+            } catch (JMSException | RuntimeException e) {
+                log.debug("Relay '{}': closing a blocked broker connection failed: {}", relay, e.toString());
+            }
         }
     }
 
@@ -151,6 +202,11 @@ public final class ArtemisPublisher implements EventPublisher {
             throw e; // the connection is fine: kept for the next attempt
         } catch (JMSException | RuntimeException e) {
             reset();
+            if (timedOut) {
+                throw new PublishException("broker did not take a batch of " + events.size() + " within publishTimeout ("
+                        + timeout.toMillis() + " ms; an address full with address-full-policy BLOCK, or a full disk?):"
+                        + " connection closed, " + e, e);
+            }
             throw new PublishException("broker did not confirm a batch of " + events.size() + ": " + e, e);
         }
     }

@@ -82,6 +82,13 @@ public record RelayParameters(
         @TemplateParameter("Longest pause between attempts while the broker or database fails")
         @DefaultValue("30s") Duration maxBackoff,
 
+        @TemplateParameter("Longest time a batch's sends and broker commit may take (`LOCAL`). A broker that stops"
+                + " taking messages (an address full with `address-full-policy` `BLOCK`, a full disk) makes a send"
+                + " wait for it without end while the cycle's database transaction holds its row locks: after this"
+                + " time the relay closes its broker connection, rolls the cycle back as an outage (no row charged)"
+                + " and backs off. As long as the broker client's own `callTimeout` by default")
+        @DefaultValue("30s") Duration publishTimeout,
+
         @TemplateParameter("How published rows are recorded: `STATUS` (status column), `TIMESTAMP` (processed-at"
                 + " column `publishedAtColumn`, NULL = pending), `DELETE` (delete after publish) or `ZERO_WRITE`"
                 + " (read-only; the gateway keeps its position in its own table). See [Connect an existing"

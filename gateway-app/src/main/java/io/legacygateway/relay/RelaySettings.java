@@ -47,6 +47,7 @@ import java.util.stream.Collectors;
  * @param steps        what shapes each event before it is published ({@link StepSettings}, {@link RelaySteps})
  * @param maxPayloadBytes largest payload published, in bytes of UTF-8; a longer one rejects its row
  * @param maxBatchBytes payload bytes one batch publishes at most (its first row always goes)
+ * @param publishTimeout longest time a batch's sends and broker commit may take before the cycle is an outage
  */
 public record RelaySettings(String relay, String dataSource, TableName table, Map<String, String> columns,
                             String pendingStatus, String publishedStatus, String failedStatus,
@@ -56,7 +57,7 @@ public record RelaySettings(String relay, String dataSource, TableName table, Ma
                             RetryPolicy retry, FailedRowPolicy failedRowPolicy, Duration retention,
                             boolean attemptLog, DomainTable domain, WakeUp wakeUp,
                             TransactionMode transactionMode, StepSettings steps, long maxPayloadBytes,
-                            long maxBatchBytes) {
+                            long maxBatchBytes, Duration publishTimeout) {
 
     /**
      * The business table behind an outbox (as with trigger capture): a row of it whose key has no outbox row with
@@ -215,7 +216,7 @@ public record RelaySettings(String relay, String dataSource, TableName table, Ma
                 markMode, stateDataSource, p.startFrom(), p.settleTime(), p.naiveTimestampZone(),
                 new RetryPolicy(p.maxAttempts(), p.retryBackoff(), p.maxRetryBackoff()), p.failedRowPolicy(),
                 retention, p.attemptLog(), domain, p.wakeUp(), p.transactionMode(), steps,
-                p.maxPayloadSize().toBytes(), p.maxBatchBytes().toBytes());
+                p.maxPayloadSize().toBytes(), p.maxBatchBytes().toBytes(), p.publishTimeout());
     }
 
     /**
