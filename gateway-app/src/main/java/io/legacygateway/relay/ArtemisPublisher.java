@@ -277,8 +277,8 @@ public final class ArtemisPublisher implements EventPublisher {
                     + brokerState);
         }
         if (!full.isEmpty()) {
-            log.warn("Relay '{}': address(es) {} full: their events wait, uncharged, while the rest of the batch was"
-                    + " published ({})", relay, full.keySet(), full.values().iterator().next());
+            log.warn("Relay '{}': address(es) {} full: their events wait, uncharged, while the rest of the batch goes"
+                    + " on ({})", relay, full.keySet(), full.values().iterator().next());
         }
         return new PublishResult(confirmed, refused, deferred, duplicates);
     }
