@@ -30,6 +30,7 @@ import org.springframework.boot.convert.ApplicationConversionService;
 import org.springframework.core.convert.TypeDescriptor;
 import org.springframework.core.convert.converter.GenericConverter;
 import org.springframework.core.convert.support.GenericConversionService;
+import org.springframework.util.unit.DataSize;
 
 /**
  * The parameters of one route-template instance (an {@code outbox-relay} or {@code inbox-consumer} from YAML), bound by
@@ -228,6 +229,19 @@ public final class TemplateParameters {
             default -> throw new IllegalArgumentException("'" + v + "' is not true or false");
         });
         c.addConverter(String.class, Duration.class, TemplateParameters::positive);
+        c.addConverter(String.class, DataSize.class, v -> {
+            DataSize size;
+            try {
+                size = DataSize.parse(v);
+            } catch (RuntimeException e) {
+                size = null;
+            }
+            if (size == null || size.toBytes() <= 0) {
+                throw new IllegalArgumentException("'" + v + "' is not a positive size such as 512KB, 1MB or 1048576"
+                        + " (bytes)");
+            }
+            return size;
+        });
         c.addConverter(String.class, ZoneId.class, v -> {
             try {
                 return ZoneId.of(v);

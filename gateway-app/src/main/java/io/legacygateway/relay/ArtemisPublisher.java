@@ -9,12 +9,18 @@ import jakarta.jms.Message;
 import jakarta.jms.MessageProducer;
 import jakarta.jms.Session;
 import jakarta.jms.TextMessage;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
 import org.apache.activemq.artemis.api.core.ActiveMQException;
 import org.apache.activemq.artemis.api.core.SimpleString;
 import org.apache.activemq.artemis.api.core.client.ClientSession;
@@ -41,6 +47,14 @@ import org.slf4j.LoggerFactory;
  * the broker's reason. After a refused event, the later events of its aggregate are not sent
  * ({@linkplain PublishResult#deferred() deferred}), so that they cannot overtake it.
  *
+ * <p>A refusal that is the broker's state rather than the event's ({@link BrokerFailures#brokerState}: an address full
+ * with address-full policy {@code FAIL}, the gateway's user refused) is charged to no row when the broker took no event
+ * of the batch: the batch is an outage ({@link BatchRefusedException}), and the relay backs off as a whole instead of
+ * charging, and at {@code maxAttempts} parking, every waiting row. When the broker took other events of the batch, an
+ * event to a full address is deferred (uncharged; the later events to that address are not tried again in the batch),
+ * and one the broker's security refused is that event's refusal. ZERO_WRITE relays, whose position passes every row,
+ * get a full address's events refused instead of deferred.
+ *
  * <p>Before the first send to an address on a connection, the broker is asked whether the queue exists or would be
  * created: a message to an address that does not exist, with auto-create off, would be dropped by the broker without
  * an error. Such events are refused instead.
@@ -54,9 +68,20 @@ public final class ArtemisPublisher implements EventPublisher {
 
     private static final Logger log = LoggerFactory.getLogger(ArtemisPublisher.class);
 
+    /** Closes the connection of a publish that takes longer than its timeout (one daemon thread for every relay). */
+    private static final ScheduledExecutorService WATCHDOG = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "relay-publish-timeout");
+        t.setDaemon(true);
+        return t;
+    });
+
     private final ConnectionFactory connectionFactory;
     private final String relay;
-    private Connection connection;
+    private final Duration timeout;
+    /** Set by the watchdog when the current publish took longer than {@link #timeout}. */
+    private volatile boolean timedOut;
+    /** Volatile: the watchdog closes it from its own thread. */
+    private volatile Connection connection;
     private Session transacted;
     private MessageProducer transactedProducer;
     private final BrokerAddresses addresses = new BrokerAddresses();
@@ -65,25 +90,62 @@ public final class ArtemisPublisher implements EventPublisher {
     private volatile boolean broken;
 
     public ArtemisPublisher(ConnectionFactory connectionFactory, String relay) {
-        this.connectionFactory = connectionFactory;
-        this.relay = relay;
+        this(connectionFactory, relay, Duration.ofSeconds(30));
     }
 
+    /** @param timeout longest time one {@link #publish} may take ({@code publishTimeout}) */
+    public ArtemisPublisher(ConnectionFactory connectionFactory, String relay, Duration timeout) {
+        this.connectionFactory = connectionFactory;
+        this.relay = relay;
+        this.timeout = timeout;
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>Bounded by the publisher's timeout: a send the broker does not take (address-full policy {@code BLOCK}, a full
+     * disk: the client waits for the broker's credits without end) is ended by closing the connection from another
+     * thread, which the client answers by returning from the wait; the publish then throws {@link PublishException},
+     * an outage. Nothing committed on the broker is undone by that: what it committed before stays, as after any lost
+     * connection, and a resend is deduplicated.
+     */
     @Override
     public PublishResult publish(List<OutboundEvent> events, boolean keepAggregateOrder, Runnable beforeCommit) {
         if (events.isEmpty()) {
             return PublishResult.allConfirmed(List.of());
         }
-        boolean reused = connection != null && !broken;
+        timedOut = false;
+        ScheduledFuture<?> watchdog = WATCHDOG.schedule(this::timeOut, timeout.toMillis(), TimeUnit.MILLISECONDS);
         try {
-            return send(events, keepAggregateOrder, beforeCommit);
-        } catch (PublishException e) {
-            if (!reused) {
-                throw e;
+            boolean reused = connection != null && !broken;
+            try {
+                return send(events, keepAggregateOrder, beforeCommit);
+            } catch (BatchRefusedException e) {
+                throw e; // the broker answered: its state, not a dead connection
+            } catch (PublishException e) {
+                if (!reused || timedOut) {
+                    throw e;
+                }
+                // a kept connection may have died since the last batch (broker restart): one retry on a new one
+                log.debug("Relay '{}': retrying on a new connection after {}", relay, e.getMessage());
+                return send(events, keepAggregateOrder, beforeCommit);
             }
-            // a kept connection may have died since the last batch (broker restart): one retry on a new one
-            log.debug("Relay '{}': retrying on a new connection after {}", relay, e.getMessage());
-            return send(events, keepAggregateOrder, beforeCommit);
+        } finally {
+            watchdog.cancel(false);
+        }
+    }
+
+    /** The watchdog's action: the publish took too long; closing the connection ends the client's wait. */
+    private void timeOut() {
+        timedOut = true;
+        broken = true;
+        Connection c = connection;
+        if (c != null) {
+            try {
+                c.close(); // JMS allows close() from another thread; a blocked producer returns from its wait
+            } catch (JMSException | RuntimeException e) {
+                log.debug("Relay '{}': closing a blocked broker connection failed: {}", relay, e.toString());
+            }
         }
     }
 
@@ -136,8 +198,15 @@ public final class ArtemisPublisher implements EventPublisher {
         } catch (BeforeCommitFailure e) {
             rollbackQuietly();
             throw (RuntimeException) e.getCause();
+        } catch (BatchRefusedException e) {
+            throw e; // the connection is fine: kept for the next attempt
         } catch (JMSException | RuntimeException e) {
             reset();
+            if (timedOut) {
+                throw new PublishException("broker did not take a batch of " + events.size() + " within publishTimeout ("
+                        + timeout.toMillis() + " ms; an address full with address-full-policy BLOCK, or a full disk?):"
+                        + " connection closed, " + e, e);
+            }
             throw new PublishException("broker did not confirm a batch of " + events.size() + ": " + e, e);
         }
     }
@@ -151,6 +220,10 @@ public final class ArtemisPublisher implements EventPublisher {
         List<OutboundEvent> deferred = new ArrayList<>();
         List<OutboundEvent> duplicates = new ArrayList<>();
         Set<String> stopped = new HashSet<>();
+        // addresses found full in this batch, with the broker's reason: their later events are not sent again
+        Map<String, String> full = new HashMap<>();
+        String brokerState = null; // the first refusal that is the broker's state, not the event's
+        boolean ownRefusal = false;
         for (OutboundEvent e : events) {
             String aggregate = e.row().aggregateId();
             if (keepAggregateOrder && aggregate != null && stopped.contains(aggregate)) {
@@ -158,7 +231,11 @@ public final class ArtemisPublisher implements EventPublisher {
                 continue;
             }
             String reason = unroutable.get(e);
-            if (reason == null) {
+            boolean state = false;
+            if (reason == null && keepAggregateOrder && full.containsKey(e.address())) {
+                reason = full.get(e.address());
+                state = true;
+            } else if (reason == null) {
                 try {
                     send(transacted, transactedProducer, e);
                     transacted.commit();
@@ -175,14 +252,46 @@ public final class ArtemisPublisher implements EventPublisher {
                         throw failed;
                     }
                     reason = BrokerFailures.reason(failed);
+                    state = BrokerFailures.brokerState(failed);
+                    if (BrokerFailures.addressFull(failed)) {
+                        full.put(e.address(), reason);
+                    }
                 }
             }
-            refused.add(new PublishResult.Refusal(e, reason));
+            if (state && brokerState == null) {
+                brokerState = reason;
+            }
+            ownRefusal |= !state;
+            if (state && keepAggregateOrder && full.containsKey(e.address())) {
+                deferred.add(e); // a full address is the broker's state: the event waits, uncharged
+            } else {
+                refused.add(new PublishResult.Refusal(e, reason));
+            }
             if (aggregate != null) {
                 stopped.add(aggregate);
             }
         }
+        if (confirmed.isEmpty() && brokerState != null && !ownRefusal) {
+            // the same refusal for every event the broker was asked to take: an outage of the broker, not the rows'
+            throw new BatchRefusedException("the broker refused every event of a batch of " + events.size() + ": "
+                    + brokerState);
+        }
+        if (!full.isEmpty()) {
+            log.warn("Relay '{}': address(es) {} full: their events wait, uncharged, while the rest of the batch goes"
+                    + " on ({})", relay, full.keySet(), full.values().iterator().next());
+        }
         return new PublishResult(confirmed, refused, deferred, duplicates);
+    }
+
+    /**
+     * The broker refused every event of a batch for a reason that is its own state, not the events' (an address full
+     * with address-full policy {@code FAIL}, the gateway's user refused): an outage, nothing charged. The connection
+     * is fine and kept.
+     */
+    static final class BatchRefusedException extends PublishException {
+        BatchRefusedException(String message) {
+            super(message, null);
+        }
     }
 
     /**

@@ -28,9 +28,14 @@ final class BrokerFailures {
 
     /**
      * Whether the failure means the broker is gone rather than that it refused one message: the connection is not (or
-     * no longer) there, a call timed out, or its outcome is unknown.
+     * no longer) there, a call timed out, or its outcome is unknown. Decided by the Artemis client's exception type
+     * where the failure carries one: the JMS class says less (a header too big for the client, AMQ219022, is an
+     * {@code ActiveMQIllegalStateException} that JMS turns into the same {@link IllegalStateException} as a closed
+     * session, and it is that message's refusal, not an outage). A JMS {@link IllegalStateException} without an
+     * Artemis exception behind it is the JMS layer's own "closed" check.
      */
     static boolean outage(Throwable failure) {
+        boolean fromClient = artemis(failure) != null;
         for (Throwable c = failure; c != null; c = next(c)) {
             if (c instanceof ActiveMQException a) {
                 switch (a.getType()) {
@@ -40,15 +45,42 @@ final class BrokerFailures {
                         return true;
                     }
                     default -> {
-                        // a refusal of this message (security, address full, ...), or something to check below
+                        // a refusal of this message (security, address full, header too big, ...), or one below
                     }
                 }
             }
-            if (c instanceof IllegalStateException || c instanceof IOException) { // JMS's: closed session or connection
-                return true;
+            if (c instanceof IllegalStateException && !fromClient || c instanceof IOException) {
+                return true; // JMS's own check of a closed session or connection, or the transport's I/O
             }
         }
         return false;
+    }
+
+    /**
+     * Whether a refusal is the broker's state rather than the message's: the address is full (address-full policy
+     * {@code FAIL}: Artemis refuses while the address holds {@code max-size-bytes}, whatever the message's size), or
+     * the gateway's user may not send there. Such a refusal of every event of a batch is an outage.
+     */
+    static boolean brokerState(Throwable failure) {
+        ActiveMQException a = artemis(failure);
+        return a != null && (a.getType() == ActiveMQExceptionType.ADDRESS_FULL
+                || a.getType() == ActiveMQExceptionType.SECURITY_EXCEPTION);
+    }
+
+    /** Whether the broker refused a message because its address is full (address-full policy {@code FAIL}). */
+    static boolean addressFull(Throwable failure) {
+        ActiveMQException a = artemis(failure);
+        return a != null && a.getType() == ActiveMQExceptionType.ADDRESS_FULL;
+    }
+
+    /** The broker client's exception in the failure's causes, {@code null} when there is none. */
+    static ActiveMQException artemis(Throwable failure) {
+        for (Throwable c = failure; c != null; c = next(c)) {
+            if (c instanceof ActiveMQException a) {
+                return a;
+            }
+        }
+        return null;
     }
 
     /** The broker's reason in one line, without the message's headers that Artemis appends to it. */

@@ -22,6 +22,12 @@ import java.util.regex.Pattern;
 final class OutboxEventMapper {
 
     static final int MAX_ID_LENGTH = 255;
+    /**
+     * Longest row value copied into a message header (event type, aggregate type, aggregate id, correlation id). The
+     * broker client refuses a large message whose headers exceed {@code minLargeMessageSize} (100 KiB by default, two
+     * bytes per character): with every such value within this bound, the headers stay near 14 KiB.
+     */
+    static final int MAX_HEADER_LENGTH = 1024;
     private static final Pattern TRACEPARENT = Pattern.compile("00-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}");
     private static final Pattern TRACE_ID = Pattern.compile("[0-9a-f]{32}");
 
@@ -29,12 +35,20 @@ final class OutboxEventMapper {
     private final String source;
     private final Destination destination;
     private final PayloadFormat payloadFormat;
+    private final long maxPayloadBytes;
 
     OutboxEventMapper(EnvelopeCodec codec, String source, Destination destination, PayloadFormat payloadFormat) {
+        this(codec, source, destination, payloadFormat, Long.MAX_VALUE);
+    }
+
+    /** @param maxPayloadBytes the largest payload, in bytes of UTF-8, that becomes an event ({@code maxPayloadSize}) */
+    OutboxEventMapper(EnvelopeCodec codec, String source, Destination destination, PayloadFormat payloadFormat,
+                      long maxPayloadBytes) {
         this.codec = codec;
         this.source = source;
         this.destination = destination;
         this.payloadFormat = payloadFormat;
+        this.maxPayloadBytes = maxPayloadBytes;
     }
 
     /** Either {@link OutboundEvent} or {@link OutboxRejection}. */
@@ -51,6 +65,11 @@ final class OutboxEventMapper {
         String problem = firstProblem(row);
         if (problem != null) {
             return reject(row, problem);
+        }
+        long size = payloadBytes(row.payload(), maxPayloadBytes);
+        if (size > maxPayloadBytes) {
+            return reject(row, "payload: " + size + " bytes, more than maxPayloadSize (" + maxPayloadBytes
+                    + " bytes)");
         }
         Integer version = version(row.eventVersion());
         if (version == null) {
@@ -116,7 +135,49 @@ final class OutboxEventMapper {
         if (row.payload() == null) {
             return "payload: missing";
         }
-        return null;
+        String tooLong = longerThanAHeader("eventType", row.eventType());
+        if (tooLong == null) {
+            tooLong = longerThanAHeader("aggregateType", row.aggregateType());
+        }
+        if (tooLong == null) {
+            tooLong = longerThanAHeader("aggregateId", row.aggregateId());
+        }
+        if (tooLong == null) {
+            tooLong = longerThanAHeader("correlationId", row.correlationId());
+        }
+        return tooLong;
+    }
+
+    /**
+     * The payload's size in bytes of UTF-8, or, when every character may take three bytes and the payload still fits
+     * in {@code limit} (the usual short payload), its length in characters: no pass over the text.
+     */
+    static long payloadBytes(String payload, long limit) {
+        long chars = payload.length();
+        if (chars * 3 <= limit) {
+            return chars;
+        }
+        long bytes = 0;
+        for (int i = 0; i < payload.length(); i++) {
+            char c = payload.charAt(i);
+            if (c < 0x80) {
+                bytes++;
+            } else if (c < 0x800) {
+                bytes += 2;
+            } else if (Character.isHighSurrogate(c)) {
+                bytes += 4; // with its low surrogate: one code point of four bytes
+                i++;
+            } else {
+                bytes += 3;
+            }
+        }
+        return bytes;
+    }
+
+    /** Why a value copied into a message header makes the row unsendable, or {@code null} when it fits. */
+    private static String longerThanAHeader(String field, String value) {
+        return value != null && value.length() > MAX_HEADER_LENGTH ? field + ": " + value.length()
+                + " characters, more than the " + MAX_HEADER_LENGTH + " a message header may carry" : null;
     }
 
     private static Integer version(Object raw) {

@@ -2,6 +2,7 @@ package io.legacygateway.relay;
 
 import io.legacygateway.adapters.outbox.AttemptLog;
 import io.legacygateway.adapters.outbox.Backlog;
+import io.legacygateway.adapters.outbox.MarkMode;
 import io.legacygateway.adapters.outbox.OutboxFailure;
 import io.legacygateway.adapters.outbox.OutboxRow;
 import io.legacygateway.adapters.outbox.OutboxSource;
@@ -11,9 +12,11 @@ import io.micrometer.core.instrument.Timer;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BooleanSupplier;
 import org.apache.camel.CamelContext;
@@ -78,6 +81,8 @@ public final class OutboxRelay implements Processor, AutoCloseable {
     private final RelayBacklog backlog;
     private final EventsOfACycle events;
     private final RelayCycleRoute route;
+    /** Whether the last claim held rows back for {@code maxBatchBytes}: the drain goes on with them at once. */
+    private boolean overBudget;
     /** Cycles run one at a time: the timer and a wake-up ({@link OutboxWakeUp}) both start them. */
     private final ReentrantLock cycles = new ReentrantLock();
 
@@ -180,12 +185,18 @@ public final class OutboxRelay implements Processor, AutoCloseable {
             do {
                 c = cycle();
                 total += c.published();
-            } while (c.claimed() == settings.batchSize() && c.published() + c.failed() + c.dropped() > 0
+            } while ((c.claimed() == settings.batchSize() || overBudget) && c.published() + c.failed() + c.dropped() > 0
                     && !stopping.getAsBoolean());
             backoff.recovered();
         } catch (RuntimeException e) {
             metrics.rolledBack();
             backoff.failed(e);
+        } catch (Error e) {
+            // OutOfMemoryError and the like: the cycle rolled back as for an exception; counted, and the relay backs
+            // off (the timer would otherwise run the same batch again at once), then the error goes on to the caller
+            metrics.rolledBack();
+            backoff.failed(e);
+            throw e;
         } finally {
             cycles.unlock();
         }
@@ -200,7 +211,7 @@ public final class OutboxRelay implements Processor, AutoCloseable {
         CycleOutcome c;
         try {
             c = Objects.requireNonNull(transaction.execute(status -> route.run(new RelayCycle(id, clock.instant()))));
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | Error e) {
             evidence.finished(false, List.of());
             throw e;
         }
@@ -209,14 +220,47 @@ public final class OutboxRelay implements Processor, AutoCloseable {
         return c;
     }
 
-    /** The route's {@code claim} step: a batch of rows, in publication order; none ends the cycle. */
+    /**
+     * The route's {@code claim} step: a batch of rows, in publication order; none ends the cycle. The rows after the one
+     * whose payload reaches {@code maxBatchBytes} wait for the next cycle, uncharged (not in ZERO_WRITE mode, whose
+     * position has passed every claimed row).
+     */
     boolean claim(RelayCycle c) {
+        overBudget = false;
         List<OutboxRow> claimed = store.claim(settings.batchSize(), c.now);
         if (claimed.isEmpty()) {
             return false;
         }
-        c.claimed(claimed, store.behindOtherRows(claimed), store.keepsOrderPerAggregate());
+        Set<OutboxRow> waiting = store.behindOtherRows(claimed);
+        if (settings.markMode() != MarkMode.ZERO_WRITE) {
+            waiting = beyondTheBudget(claimed, waiting);
+        }
+        c.claimed(claimed, waiting, store.keepsOrderPerAggregate());
         return true;
+    }
+
+    /**
+     * {@code waiting} and every claimed row after the one whose payload reaches {@code maxBatchBytes}, counted over the
+     * rows this cycle sends (the first of them always goes). The later rows are held back whole, so no aggregate's order
+     * changes; {@link #drain} runs the next cycle at once.
+     */
+    private Set<OutboxRow> beyondTheBudget(List<OutboxRow> claimed, Set<OutboxRow> waiting) {
+        long budget = settings.maxBatchBytes();
+        long bytes = 0;
+        for (int i = 0; i < claimed.size(); i++) {
+            OutboxRow row = claimed.get(i);
+            if (waiting.contains(row) || row.payload() == null) {
+                continue;
+            }
+            bytes += OutboxEventMapper.payloadBytes(row.payload(), budget);
+            if (bytes >= budget && i + 1 < claimed.size()) {
+                Set<OutboxRow> held = new HashSet<>(waiting);
+                held.addAll(claimed.subList(i + 1, claimed.size()));
+                overBudget = true;
+                return held;
+            }
+        }
+        return waiting;
     }
 
     /**

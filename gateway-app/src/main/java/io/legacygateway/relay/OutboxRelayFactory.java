@@ -134,7 +134,8 @@ public class OutboxRelayFactory implements DisposableBean {
                 : null;
         CamelContext context = camel.getObject();
         OutboxRelay relay = new OutboxRelay(s, store, cycle.transaction(),
-                new OutboxEventMapper(codec, s.source(), s.destination(), s.payloadFormat()), cycle.publisher(), clock,
+                new OutboxEventMapper(codec, s.source(), s.destination(), s.payloadFormat(),
+                        s.maxPayloadBytes()), cycle.publisher(), clock,
                 jitter, allHooks, instance, attempts, meters, new RelaySteps(s, codec, context), context);
         try {
             relay.cycleRoute().addOnceStarted();

@@ -7,11 +7,12 @@ import java.util.List;
  *
  * @param confirmed  stored by the broker (or already held, recognised by its duplicate-detection id): mark them
  *                   published
- * @param refused    refused by the broker for a reason of their own (an address the gateway may not send to, that does
- *                   not exist and is not created on demand, that is full or refuses a message this large): charge
+ * @param refused    refused by the broker while it took other events of the batch (an address the gateway may not send
+ *                   to, that does not exist and is not created on demand, a header the client cannot send): charge
  *                   each row an attempt
- * @param deferred   not sent because an earlier event of the same aggregate was refused in this batch: leave them
- *                   waiting (they follow once the refused row is published or parked)
+ * @param deferred   not sent because an earlier event of the same aggregate was refused in this batch, or sent to an
+ *                   address that is full (the broker's state, charged to no row): leave them waiting (they follow once
+ *                   the refused row is published or parked, or the address has room)
  * @param duplicates those of {@code confirmed} that the broker reported it already held: it dropped them as
  *                   duplicates (see {@link DuplicateIds})
  */

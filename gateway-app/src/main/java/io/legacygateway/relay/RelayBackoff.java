@@ -32,8 +32,8 @@ final class RelayBackoff {
         return clock.instant().isBefore(nextAttempt);
     }
 
-    /** A cycle rolled back with {@code e}: the next waits longer. */
-    void failed(RuntimeException e) {
+    /** A cycle rolled back with {@code e} (an exception, or an {@link Error} such as OutOfMemoryError): the next waits longer. */
+    void failed(Throwable e) {
         consecutiveFailures++;
         long backoff = Math.min(settings.maxBackoff().toMillis(),
                 settings.pollInterval().toMillis() << Math.min(consecutiveFailures - 1, 16));

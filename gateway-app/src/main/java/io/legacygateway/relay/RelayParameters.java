@@ -13,6 +13,7 @@ import java.time.Duration;
 import java.time.ZoneId;
 import org.hibernate.validator.constraints.Range;
 import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.util.unit.DataSize;
 import org.springframework.validation.annotation.Validated;
 
 /**
@@ -62,11 +63,31 @@ public record RelayParameters(
                 + " locks and its broker transaction for less time")
         @DefaultValue("500") @Range(min = 1, max = 1000, message = RelayParameters.OUTSIDE) int batchSize,
 
+        @TemplateParameter("Largest payload the relay publishes, in bytes of UTF-8 (`512KB`, `1MB`, or bytes): a"
+                + " longer one is rejected with its size as the reason, and parked after `maxAttempts` like any row"
+                + " that cannot become an event. Larger events belong in a store the event points to; a broker sends"
+                + " any message over 100 KiB as a large message in chunks")
+        @DefaultValue("1MB") DataSize maxPayloadSize,
+
+        @TemplateParameter("Payload bytes one batch publishes at most: the claimed rows after the one that reaches it"
+                + " wait, uncharged, for the next batch, which follows at once (the first row always goes; not in"
+                + " `ZERO_WRITE` mode, whose claim must publish every row). Bounds the events and messages a batch"
+                + " holds; the claim itself still reads up to `batchSize` rows, so keep `batchSize` small for tables"
+                + " of large payloads")
+        @DefaultValue("16MB") DataSize maxBatchBytes,
+
         @TemplateParameter("Pause between polls once the table is drained")
         @DefaultValue("100ms") Duration pollInterval,
 
         @TemplateParameter("Longest pause between attempts while the broker or database fails")
         @DefaultValue("30s") Duration maxBackoff,
+
+        @TemplateParameter("Longest time a batch's sends and broker commit may take (`LOCAL`). A broker that stops"
+                + " taking messages (an address full with `address-full-policy` `BLOCK`, a full disk) makes a send"
+                + " wait for it without end while the cycle's database transaction holds its row locks: after this"
+                + " time the relay closes its broker connection, rolls the cycle back as an outage (no row charged)"
+                + " and backs off. As long as the broker client's own `callTimeout` by default")
+        @DefaultValue("30s") Duration publishTimeout,
 
         @TemplateParameter("How published rows are recorded: `STATUS` (status column), `TIMESTAMP` (processed-at"
                 + " column `publishedAtColumn`, NULL = pending), `DELETE` (delete after publish) or `ZERO_WRITE`"

@@ -45,6 +45,9 @@ import java.util.stream.Collectors;
  * @param wakeUp       what runs a cycle besides the timer
  * @param transactionMode whether a cycle is two local transactions or one global (XA) transaction
  * @param steps        what shapes each event before it is published ({@link StepSettings}, {@link RelaySteps})
+ * @param maxPayloadBytes largest payload published, in bytes of UTF-8; a longer one rejects its row
+ * @param maxBatchBytes payload bytes one batch publishes at most (its first row always goes)
+ * @param publishTimeout longest time a batch's sends and broker commit may take before the cycle is an outage
  */
 public record RelaySettings(String relay, String dataSource, TableName table, Map<String, String> columns,
                             String pendingStatus, String publishedStatus, String failedStatus,
@@ -53,7 +56,8 @@ public record RelaySettings(String relay, String dataSource, TableName table, Ma
                             ZeroWriteReader.StartFrom startFrom, Duration settleTime, ZoneId naiveTimestampZone,
                             RetryPolicy retry, FailedRowPolicy failedRowPolicy, Duration retention,
                             boolean attemptLog, DomainTable domain, WakeUp wakeUp,
-                            TransactionMode transactionMode, StepSettings steps) {
+                            TransactionMode transactionMode, StepSettings steps, long maxPayloadBytes,
+                            long maxBatchBytes, Duration publishTimeout) {
 
     /**
      * The business table behind an outbox (as with trigger capture): a row of it whose key has no outbox row with
@@ -211,7 +215,8 @@ public record RelaySettings(String relay, String dataSource, TableName table, Ma
                 p.source().isBlank() ? defaultSource : p.source(), p.batchSize(), p.pollInterval(), p.maxBackoff(),
                 markMode, stateDataSource, p.startFrom(), p.settleTime(), p.naiveTimestampZone(),
                 new RetryPolicy(p.maxAttempts(), p.retryBackoff(), p.maxRetryBackoff()), p.failedRowPolicy(),
-                retention, p.attemptLog(), domain, p.wakeUp(), p.transactionMode(), steps);
+                retention, p.attemptLog(), domain, p.wakeUp(), p.transactionMode(), steps,
+                p.maxPayloadSize().toBytes(), p.maxBatchBytes().toBytes(), p.publishTimeout());
     }
 
     /**

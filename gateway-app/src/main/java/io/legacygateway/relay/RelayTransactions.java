@@ -69,7 +69,7 @@ final class RelayTransactions {
         if (!readCommittedByDefault(dataSource)) {
             tx.setIsolationLevel(TransactionDefinition.ISOLATION_READ_COMMITTED);
         }
-        return new Cycle(dataSource, tx, new ArtemisPublisher(connectionFactory, s.relay()), null);
+        return new Cycle(dataSource, tx, new ArtemisPublisher(connectionFactory, s.relay(), s.publishTimeout()), null);
     }
 
     /**

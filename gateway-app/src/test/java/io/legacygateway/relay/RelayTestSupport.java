@@ -6,6 +6,7 @@ import io.legacygateway.testsupport.QueueProbe;
 import io.legacygateway.testsupport.RelayFaults;
 import jakarta.jms.ConnectionFactory;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.BeforeEach;
@@ -62,6 +63,12 @@ abstract class RelayTestSupport {
 
     /** A relay on the default outbox table, as an {@code outbox-relay} route with these parameters would create it. */
     protected OutboxRelay relay(String name, String destination, Map<String, Object> extra) {
+        return relay(name, destination, extra, List.of());
+    }
+
+    /** As {@link #relay(String, String, Map)}, with observers of this relay's cycles. */
+    protected OutboxRelay relay(String name, String destination, Map<String, Object> extra,
+                                List<RelayCycleHook> hooks) {
         Map<String, Object> p = new HashMap<>();
         p.put("relay", name);
         p.put("dataSource", "legacy");
@@ -76,7 +83,7 @@ abstract class RelayTestSupport {
         p.put("failedStatus", "FAILED");
         p.putAll(stepParameters());
         p.putAll(extra);
-        return factory.create(p);
+        return factory.create(p, hooks);
     }
 
     /** Parameters every relay of the test gets besides its own: steps, for the contract run with steps. */

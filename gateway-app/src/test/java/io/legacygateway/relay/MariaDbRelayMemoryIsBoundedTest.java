@@ -1,0 +1,14 @@
+package io.legacygateway.relay;
+
+import io.legacygateway.testsupport.LegacyDatabases;
+import io.legacygateway.testsupport.TestDatabase;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+class MariaDbRelayMemoryIsBoundedTest extends RelayMemoryIsBoundedContractTest {
+
+    @DynamicPropertySource
+    static void legacyDatabase(DynamicPropertyRegistry registry) {
+        LegacyDatabases.register(registry, "legacy", TestDatabase.MARIADB, MariaDbRelayMemoryIsBoundedTest.class);
+    }
+}
