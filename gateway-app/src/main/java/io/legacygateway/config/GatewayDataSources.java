@@ -87,6 +87,18 @@ public class GatewayDataSources implements DisposableBean {
         return pool;
     }
 
+    /** Gives back what a caller of {@link #heldConnections} reserved (a relay released: a route edited or removed). */
+    public void releaseHeldConnections(String name, int connections) {
+        HikariDataSource pool = held.get(name);
+        if (pool == null) {
+            return;
+        }
+        synchronized (pool) {
+            int reserved = reservedHeld.merge(name, -connections, Integer::sum);
+            pool.getHikariConfigMXBean().setMaximumPoolSize(Math.max(1, reserved));
+        }
+    }
+
     /** The local transactions of {@link #heldConnections} (the attempt logs' own). */
     public PlatformTransactionManager heldTransactionManager(String name) {
         HikariDataSource pool = held.get(name);

@@ -254,7 +254,13 @@ public class OutboxRelayFactory implements DisposableBean {
         }
         OutboxRelay relay = found.get();
         relays.remove(relay);
-        wakeUps.remove(name);
+        RelaySettings s = relay.settings();
+        if (wakeUps.remove(name) != null) {
+            dataSources.releaseHeldConnections(s.dataSource(), 1);
+        }
+        if (s.attemptLog()) {
+            dataSources.releaseHeldConnections(s.stateDataSource(), 1);
+        }
         try {
             relay.close();
         } finally {
