@@ -19,6 +19,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BooleanSupplier;
+import java.util.stream.Collectors;
 import org.apache.camel.CamelContext;
 import org.apache.camel.Exchange;
 import org.apache.camel.Processor;
@@ -83,6 +84,8 @@ public final class OutboxRelay implements Processor, AutoCloseable {
     private final RelayCycleRoute route;
     /** Whether the last claim held rows back for {@code maxBatchBytes}: the drain goes on with them at once. */
     private boolean overBudget;
+    /** How many times {@code batchSize} rows a claim reads at most to find rows not held back ({@link #claim}). */
+    static final int CLAIM_PAST_HELD_BACK = 4;
     /** Cycles run one at a time: the timer and a wake-up ({@link OutboxWakeUp}) both start them. */
     private final ReentrantLock cycles = new ReentrantLock();
 
@@ -185,7 +188,8 @@ public final class OutboxRelay implements Processor, AutoCloseable {
             do {
                 c = cycle();
                 total += c.published();
-            } while ((c.claimed() == settings.batchSize() || overBudget) && c.published() + c.failed() + c.dropped() > 0
+            } while ((c.claimed() >= settings.batchSize() || overBudget)
+                    && c.published() + c.failed() + c.dropped() > 0
                     && !stopping.getAsBoolean());
             backoff.recovered();
         } catch (RuntimeException e) {
@@ -221,17 +225,52 @@ public final class OutboxRelay implements Processor, AutoCloseable {
     }
 
     /**
-     * The route's {@code claim} step: a batch of rows, in publication order; none ends the cycle. The rows after the one
-     * whose payload reaches {@code maxBatchBytes} wait for the next cycle, uncharged (not in ZERO_WRITE mode, whose
-     * position has passed every claimed row).
+     * The route's {@code claim} step: a batch of rows, in publication order; none ends the cycle.
+     *
+     * <p>Several relays on one table: when another relay holds an earlier row of a busy aggregate, this claim's rows of
+     * that aggregate are held back ({@link OutboxSource#behindOtherRows}), and a batch of nothing but them would move
+     * nothing, cycle after cycle, while other aggregates wait behind them. So while fewer than {@code batchSize} rows
+     * are free to publish, the claim is made again with twice the limit, up to {@value #CLAIM_PAST_HELD_BACK} times
+     * {@code batchSize} rows; rows past the {@code batchSize}-th free one are left for the next cycle. Only in that
+     * case: a cycle whose first claim has rows to publish costs what it did. Not guaranteed: an aggregate held back
+     * deeper than that bound still stalls this relay's batch until the other relay moves on.
+     *
+     * <p>The rows after the one whose payload reaches {@code maxBatchBytes} wait for the next cycle, uncharged (not in
+     * ZERO_WRITE mode, whose position has passed every claimed row).
      */
     boolean claim(RelayCycle c) {
         overBudget = false;
-        List<OutboxRow> claimed = store.claim(settings.batchSize(), c.now);
+        int batch = settings.batchSize();
+        List<OutboxRow> claimed = store.claim(batch, c.now);
         if (claimed.isEmpty()) {
             return false;
         }
         Set<OutboxRow> waiting = store.behindOtherRows(claimed);
+        int limit = batch;
+        int most = batch * CLAIM_PAST_HELD_BACK;
+        while (claimed.size() - waiting.size() < batch && claimed.size() == limit && limit < most
+                && store.claimsAgain()) {
+            limit = (int) Math.min((long) limit * 2, most);
+            claimed = store.claimAgain(limit, c.now);
+            waiting = store.behindOtherRows(claimed);
+        }
+        if (claimed.size() > batch) {
+            // up to the batchSize-th free row: a row cut off comes after every row kept, so it decides nothing here
+            List<OutboxRow> kept = new ArrayList<>(batch);
+            int free = 0;
+            for (OutboxRow row : claimed) {
+                if (free == batch) {
+                    break;
+                }
+                kept.add(row);
+                if (!waiting.contains(row)) {
+                    free++;
+                }
+            }
+            Set<OutboxRow> all = waiting;
+            waiting = kept.stream().filter(all::contains).collect(Collectors.toSet());
+            claimed = kept;
+        }
         if (settings.markMode() != MarkMode.ZERO_WRITE) {
             waiting = beyondTheBudget(claimed, waiting);
         }

@@ -125,10 +125,12 @@ public class OutboxRelayFactory implements DisposableBean {
         // XA: the store's statements in a cycle run on the database branch of the cycle's global transaction
         OutboxSource store = source(s, mapping, s.markMode() == MarkMode.ZERO_WRITE ? dataSource : cycle.dataSource(),
                 dialect, s.dataSource() + "/" + table.name(), label);
-        // on the cycle's own datasource, the cycle's mark commit flushes the log's insert before it (AttemptLog)
+        // on the cycle's own datasource, the cycle's mark commit flushes the log's insert before it (AttemptLog); on a
+        // connection of its own, outside the pool: it is written while the cycle holds one of the pool's
         AttemptLog attempts = s.attemptLog()
-                ? new AttemptLog(dataSources.get(s.stateDataSource(), label.apply("stateDataSource")),
-                        dataSources.transactionManager(s.stateDataSource()), dataSources.dialect(s.stateDataSource()),
+                ? new AttemptLog(dataSources.heldConnections(s.stateDataSource(), label.apply("stateDataSource"), 1),
+                        dataSources.heldTransactionManager(s.stateDataSource()),
+                        dataSources.dialect(s.stateDataSource()),
                         s.relay(), instance, label.apply("attemptLog"), txName.equals(s.stateDataSource()),
                         s.transactionMode().name())
                 : null;
@@ -202,7 +204,9 @@ public class OutboxRelayFactory implements DisposableBean {
         }
         Dialect dialect = dataSources.dialect(s.dataSource());
         String channel = NotifyTrigger.channel(RelaySettings.label(s.relay(), "table"), s.table());
-        OutboxWakeUp wakeUp = new OutboxWakeUp(s.relay(), dataSources.get(s.dataSource(), "dataSource"),
+        // the listening connection is held while the relay runs: outside the pool its cycles take theirs from
+        OutboxWakeUp wakeUp = new OutboxWakeUp(s.relay(),
+                dataSources.heldConnections(s.dataSource(), RelaySettings.label(s.relay(), "dataSource"), 1),
                 dialect.sql("wakeUp.listen", Map.of("channel", dialect.quote(channel))),
                 dialect.sql("wakeUp.unlisten", Map.of()), channel, s.maxBackoff(), meters);
         wakeUps.put(s.relay(), wakeUp);
@@ -251,7 +255,13 @@ public class OutboxRelayFactory implements DisposableBean {
         }
         OutboxRelay relay = found.get();
         relays.remove(relay);
-        wakeUps.remove(name);
+        RelaySettings s = relay.settings();
+        if (wakeUps.remove(name) != null) {
+            dataSources.releaseHeldConnections(s.dataSource(), 1);
+        }
+        if (s.attemptLog()) {
+            dataSources.releaseHeldConnections(s.stateDataSource(), 1);
+        }
         try {
             relay.close();
         } finally {

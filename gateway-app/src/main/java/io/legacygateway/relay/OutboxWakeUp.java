@@ -1,5 +1,6 @@
 package io.legacygateway.relay;
 
+import com.zaxxer.hikari.HikariDataSource;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.sql.Connection;
@@ -24,9 +25,12 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Guaranteed: a wake-up never runs a cycle at the same time as the timer ({@link OutboxRelay#process} serialises
  * them) and respects the relay's backoff; after every (re)connection one cycle runs at once, for rows committed while
- * nobody listened. A lost connection is reconnected with a doubling backoff up to {@code maxBackoff}, and counted;
- * it never fails the relay. Not guaranteed: that every insert wakes the relay (a notification sent while the
- * connection is down is lost): the timer at {@code pollInterval} stays the safety net.
+ * nobody listened. A lost connection is reconnected with a doubling backoff up to {@code maxBackoff}, logged at WARN
+ * and counted; it never fails the relay. A connection that died silently (a network path or firewall that drops its
+ * packets: no error ever reaches the listener, and no notification either) is found by a check every
+ * {@link #CHECK_EVERY}, answered within {@link #CHECK_TIMEOUT_SECONDS} s or taken as lost. Not guaranteed: that every
+ * insert wakes the relay (a notification sent while the connection is down, or dead and not yet checked, is lost): the
+ * timer at {@code pollInterval} stays the safety net.
  */
 public final class OutboxWakeUp extends RoutePolicySupport {
 
@@ -34,6 +38,13 @@ public final class OutboxWakeUp extends RoutePolicySupport {
     /** How long one wait for notifications lasts: how late a stopping route is noticed. */
     private static final int WAIT_MILLIS = 500;
     private static final Duration FIRST_BACKOFF = Duration.ofMillis(100);
+    /**
+     * How often the listening connection is checked (one empty statement): how long a silently dead connection goes
+     * unnoticed, at most, before the check's own timeout.
+     */
+    static final Duration CHECK_EVERY = Duration.ofSeconds(5);
+    /** How long the check waits for the database's answer before it takes the connection for lost. */
+    static final int CHECK_TIMEOUT_SECONDS = 2;
 
     private final String relay;
     private final DataSource dataSource;
@@ -141,11 +152,22 @@ public final class OutboxWakeUp extends RoutePolicySupport {
                 lost = false;
                 backoff = FIRST_BACKOFF;
                 wake(); // rows committed while nobody listened were announced to nobody
+                long nextCheck = System.nanoTime() + CHECK_EVERY.toNanos();
                 while (running) {
                     PGNotification[] arrived = pg.getNotifications(WAIT_MILLIS);
                     if (arrived != null && arrived.length > 0) {
                         wakeUps.increment();
                         wake();
+                    }
+                    if (System.nanoTime() - nextCheck >= 0) {
+                        // a dead peer behind a path that drops packets sends no error: waiting for notifications
+                        // alone would never notice it, and every insert would wait for the next poll
+                        if (running && !c.isValid(CHECK_TIMEOUT_SECONDS)) {
+                            evict(c);
+                            throw new SQLException("the listening connection did not answer a check within "
+                                    + CHECK_TIMEOUT_SECONDS + " s");
+                        }
+                        nextCheck = System.nanoTime() + CHECK_EVERY.toNanos();
                     }
                 }
                 try (Statement s = c.createStatement()) {
@@ -167,6 +189,13 @@ public final class OutboxWakeUp extends RoutePolicySupport {
             }
         }
         backendPid = -1;
+    }
+
+    /** Keeps a connection that failed its check from being handed out again (to the next listener, for one). */
+    private void evict(Connection c) {
+        if (dataSource instanceof HikariDataSource pool) {
+            pool.evictConnection(c);
+        }
     }
 
     /** One pass through the route's processor, as a timer tick. */

@@ -21,6 +21,7 @@ public final class TcpProxy implements AutoCloseable {
     private final String targetHost;
     private final int targetPort;
     private final Set<Socket> sockets = ConcurrentHashMap.newKeySet();
+    private final Set<Socket> silenced = ConcurrentHashMap.newKeySet();
     private volatile ServerSocket server;
     private int port;
 
@@ -61,6 +62,24 @@ public final class TcpProxy implements AutoCloseable {
             closeQuietly(socket);
         }
         sockets.clear();
+    }
+
+    /**
+     * Makes one proxied connection a dead path without closing it: from now on what either side sends is dropped, as a
+     * network that loses packets or a firewall that forgot the connection would (no reset, no error, no answer).
+     *
+     * @param upstreamLocalPort the proxy's own port towards the target on that connection (what the server sees as
+     *                          the client's port, e.g. {@code pg_stat_activity.client_port})
+     * @return whether such a connection was found
+     */
+    public boolean silence(int upstreamLocalPort) {
+        for (Socket s : sockets) {
+            if (s.getPort() == targetPort && s.getLocalPort() == upstreamLocalPort) {
+                silenced.add(s);
+                return true;
+            }
+        }
+        return false;
     }
 
     public int port() {
@@ -112,6 +131,9 @@ public final class TcpProxy implements AutoCloseable {
             try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
                 int n;
                 while ((n = in.read(buffer)) >= 0) {
+                    if (silenced.contains(from) || silenced.contains(to)) {
+                        continue; // a dead path: the bytes go nowhere, and nobody is told
+                    }
                     out.write(buffer, 0, n);
                     out.flush();
                 }
@@ -122,6 +144,8 @@ public final class TcpProxy implements AutoCloseable {
                 closeQuietly(to);
                 sockets.remove(from);
                 sockets.remove(to);
+                silenced.remove(from);
+                silenced.remove(to);
             }
         }, "tcp-proxy-pump");
         t.setDaemon(true);

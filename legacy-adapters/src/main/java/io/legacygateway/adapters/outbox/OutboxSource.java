@@ -40,6 +40,25 @@ public interface OutboxSource {
     Set<OutboxRow> behindOtherRows(List<OutboxRow> claimed);
 
     /**
+     * Whether {@link #claimAgain} is there: a source whose claim locks rows, so that a claim repeated in the same
+     * transaction returns the rows it holds in their place. False here.
+     */
+    default boolean claimsAgain() {
+        return false;
+    }
+
+    /**
+     * In the transaction of a {@link #claim} whose rows were mostly held back ({@link #behindOtherRows}: another relay
+     * holds an earlier row of their aggregate), claims again with a larger {@code limit}: the rows {@code claim} would
+     * return, those this transaction holds already among them, in order. The claim's savepoint stays the first claim's.
+     *
+     * @throws UnsupportedOperationException where {@link #claimsAgain} is false
+     */
+    default List<OutboxRow> claimAgain(int limit, Instant now) {
+        throw new UnsupportedOperationException("this source does not claim again");
+    }
+
+    /**
      * Whether a claimed row the relay leaves alone in a cycle (held back behind an earlier row of its aggregate) is
      * claimed again later. False for {@link ZeroWriteReader}, whose position has moved past every row it returned: it
      * must publish or record each of them.

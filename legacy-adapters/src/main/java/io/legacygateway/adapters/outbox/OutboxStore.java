@@ -168,11 +168,25 @@ public final class OutboxStore implements OutboxSource {
      */
     @Override
     public List<OutboxRow> claim(int limit, Instant now) {
-        OutboxStatements.Statement claim = statements.get("claim");
         marks.beforeClaim();
         if (claimInOrder != null) {
             jdbc.execute(claimInOrder);
         }
+        return claimAgain(limit, now);
+    }
+
+    @Override
+    public boolean claimsAgain() {
+        return true;
+    }
+
+    /**
+     * The same claim again in the caller's transaction (its setting and savepoint are still there): the rows it holds
+     * are locked by it already, so {@code SKIP LOCKED} returns them in their place, with the rows after them.
+     */
+    @Override
+    public List<OutboxRow> claimAgain(int limit, Instant now) {
+        OutboxStatements.Statement claim = statements.get("claim");
         List<OutboxRow> rows = jdbc.query(claim.sql(), (rs, n) -> reader.read(rs),
                 claim.values(Map.of(Param.NOW, now, Param.LIMIT, limit)));
         return marks.claimed(rows);
