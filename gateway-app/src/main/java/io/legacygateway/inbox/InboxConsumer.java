@@ -2,6 +2,7 @@ package io.legacygateway.inbox;
 
 import io.legacygateway.adapters.Failures;
 import io.legacygateway.adapters.inbox.InboxStore;
+import io.legacygateway.adapters.sql.Dialect;
 import io.legacygateway.config.DurationText;
 import io.legacygateway.envelope.EventEnvelope;
 import io.legacygateway.inbox.DeliveryBatch.Delivery;
@@ -11,6 +12,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.jms.JMSException;
 import jakarta.jms.Message;
 import jakarta.jms.Session;
+import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -40,7 +42,8 @@ import org.springframework.transaction.support.TransactionTemplate;
  * {@link #isolate}):
  * <ul>
  *   <li>not applicable ({@link DeadLetterException}: malformed, unknown type, too large, business rule, sequence
- *       conflict): copied alone to the dead-letter queue in the same JMS transaction, which then commits with the
+ *       conflict; a statement the database refused for the message's data, {@link FailureClassifier#refusedData}):
+ *       copied alone to the dead-letter queue in the same JMS transaction, which then commits with the
  *       rest of the batch applied once; on the first delivery, never retried;</li>
  *   <li>database unreachable: {@link TargetDatabaseUnavailableException}; the transaction step tries again in-process
  *       with backoff ({@link #applyWhenReachable}), the batch stays unacknowledged and no delivery count is raised;</li>
@@ -78,10 +81,12 @@ public final class InboxConsumer implements Processor {
     private final ListenerBatches batches = new ListenerBatches();
     private final InboxStore store;
     private final TransactionTemplate storeTransaction;
+    private final Dialect dialect;
 
     InboxConsumer(InboxSettings settings, int maxDeliveryAttempts, InboundMessageReader reader, InboxGuard guard,
                   DeadLetterWriter deadLetters, List<InboxDeliveryHook> hooks, MeterRegistry meters, Clock clock,
-                  InboxStore store, TransactionTemplate storeTransaction) {
+                  InboxStore store, TransactionTemplate storeTransaction, Dialect dialect) {
+        this.dialect = dialect;
         this.store = store;
         this.storeTransaction = storeTransaction;
         this.settings = settings;
@@ -292,6 +297,14 @@ public final class InboxConsumer implements Processor {
             unreachable(failure);
             throw new TargetDatabaseUnavailableException("inbox database of '" + name() + "' unreachable: "
                     + Failures.describe(failure), failure);
+        }
+        SQLException refused = FailureClassifier.refusedData(dialect, failure);
+        if (refused != null) {
+            // the message's own data: dead-lettered once it is isolated, as a business rule would be
+            failure = new DeadLetterException(DeadLetterReason.DATA_REFUSED, "the database refused the effect's data"
+                    + " (SQLSTATE " + refused.getSQLState() + "): " + refused.getMessage(), failure);
+            e = e instanceof InboxGuard.BatchFailure f
+                    ? new InboxGuard.BatchFailure(f.index(), failure, f.statementBatch()) : failure;
         }
         Delivery failed = batch.isolate(chunk, e);
         if (failed == null) {

@@ -128,7 +128,7 @@ public class InboxConsumerFactory implements DisposableBean {
         InboundMessageReader reader = new InboundMessageReader(codec, s.accept(), s.maxPayloadBytes(), s.sequence());
         DeadLetterWriter deadLetters = new DeadLetterWriter(broker, s.queue(), c, clock);
         InboxConsumer consumer = new InboxConsumer(s, attempts, reader, guard, deadLetters, hooks, meters, clock,
-                store, tx);
+                store, tx, dialect);
         if (batches.xa() != null) {
             xaListeners.put(c, batches.xa());
         }
