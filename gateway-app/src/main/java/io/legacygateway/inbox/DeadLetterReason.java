@@ -31,6 +31,12 @@ public enum DeadLetterReason {
      * its rows.
      */
     DATA_REFUSED,
+    /**
+     * Applying the message lost the database connection {@code InboxConsumer.MAX_CONNECTION_LOSSES} times in a row
+     * while a new connection to the database worked each time, and it did so alone in its transaction: for example a
+     * value larger than MariaDB's {@code max_allowed_packet}, on which the server closes the connection.
+     */
+    DROPS_CONNECTION,
     /** Sequence gate: the sequence was applied already, or another message is parked at it. */
     SEQUENCE_CONFLICT,
     /** A failure that may pass (lock timeout, deadlock, an unexpected error) lasted until the last allowed delivery. */
