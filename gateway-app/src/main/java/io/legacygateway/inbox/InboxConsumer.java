@@ -163,7 +163,8 @@ public final class InboxConsumer implements Processor {
             throw new IllegalStateException("inbox-consumer '" + name()
                     + "' must be fed by a transacted jms: endpoint");
         }
-        List<Message> received = batches.fill(in.getJmsMessage(), settings.batchSize(), settings.batchWait());
+        List<Message> received = batches.fill(in.getJmsMessage(), settings.batchSize(), settings.maxBatchBytes(),
+                settings.batchWait());
         exchange.setProperty(InboxBatch.PROPERTY, new InboxBatch(this, in.getJmsSession(), received));
         // The splits copy the exchange's message for each message of the batch: a copy of the JmsMessage maps every JMS
         // property of the first message to a header again (a fifth of the listener threads' samples in a flight
