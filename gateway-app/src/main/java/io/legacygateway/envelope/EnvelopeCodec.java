@@ -7,6 +7,7 @@ import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
@@ -44,6 +45,9 @@ public final class EnvelopeCodec {
             .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
             .disable(DeserializationFeature.ADJUST_DATES_TO_CONTEXT_TIME_ZONE)
             .build();
+
+    /** What {@link #read} parses with: numbers within {@link BoundedNumbers}' bounds, else malformed. */
+    private final ObjectReader boundedReader = mapper.reader().with(new BoundedNumbers());
 
     public String write(EventEnvelope envelope) {
         StringBuilder out = attributes(envelope, 256);
@@ -179,15 +183,21 @@ public final class EnvelopeCodec {
     /**
      * Reads and validates an envelope.
      *
-     * @throws MalformedEnvelopeException when the text is not JSON, lacks a required attribute, has an attribute of
+     * @throws MalformedEnvelopeException when the text is not JSON, holds a number beyond {@link BoundedNumbers}'
+     *                                    bounds, lacks a required attribute, has an attribute of
      *                                    the wrong type, states an unknown {@value EnvelopeVersion#ATTRIBUTE}, or
      *                                    has a {@code specversion} other than its envelope version's
      */
     public EventEnvelope read(String json) throws MalformedEnvelopeException {
         JsonNode tree;
         try {
-            tree = mapper.readTree(json);
+            tree = boundedReader.readTree(json);
+        } catch (BoundedNumbers.NumberOutOfBoundsException e) {
+            throw new MalformedEnvelopeException(e.getMessage(), e);
         } catch (JsonProcessingException e) {
+            if (e.getCause() instanceof BoundedNumbers.NumberOutOfBoundsException n) {
+                throw new MalformedEnvelopeException(n.getMessage(), n);
+            }
             throw new MalformedEnvelopeException("not JSON: " + e.getOriginalMessage(), e);
         }
         if (tree == null || !tree.isObject()) {

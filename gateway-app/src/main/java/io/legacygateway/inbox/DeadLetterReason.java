@@ -24,6 +24,19 @@ public enum DeadLetterReason {
      * would fail the same way again.
      */
     UPCAST_FAILED,
+    /**
+     * The database refused a statement of the message's effect for its data (SQLSTATE class 22 data exception: a value
+     * too long or out of range, a NUL character in PostgreSQL text; 23 integrity constraint violation: NOT NULL, CHECK,
+     * unique, foreign key; 09, 27, 44, 45 and PostgreSQL's P0: a trigger's refusal). Decided as the relay decides for
+     * its rows.
+     */
+    DATA_REFUSED,
+    /**
+     * Applying the message lost the database connection {@code InboxConsumer.MAX_CONNECTION_LOSSES} times in a row
+     * while a new connection to the database worked each time, and it did so alone in its transaction: for example a
+     * value larger than MariaDB's {@code max_allowed_packet}, on which the server closes the connection.
+     */
+    DROPS_CONNECTION,
     /** Sequence gate: the sequence was applied already, or another message is parked at it. */
     SEQUENCE_CONFLICT,
     /** A failure that may pass (lock timeout, deadlock, an unexpected error) lasted until the last allowed delivery. */

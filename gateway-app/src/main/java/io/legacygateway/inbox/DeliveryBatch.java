@@ -22,6 +22,9 @@ final class DeliveryBatch {
     /** Transactions run each effect alone, not as a JDBC batch, until the message that failed one is found. */
     private boolean oneByOne;
 
+    /** Connections lost in a row by this batch's transactions while a new connection to the database worked. */
+    private int lossesWhileAnswering;
+
     /** @param received the messages received in this batch, valid or not */
     DeliveryBatch(int received) {
         this.received = received;
@@ -29,6 +32,25 @@ final class DeliveryBatch {
 
     void add(Delivery d) {
         pending.add(d);
+    }
+
+    /** The transaction of {@code chunk} (from {@link #next}) is tried again as it was: the next one takes the same. */
+    void again(List<Delivery> chunk) {
+        limit = chunk.size();
+    }
+
+    /**
+     * A transaction of the batch lost its connection and a new connection to the database then worked.
+     *
+     * @return how many times in a row, this one included
+     */
+    int lostConnectionWhileAnswering() {
+        return ++lossesWhileAnswering;
+    }
+
+    /** A transaction of the batch ended without losing its connection, or the database did not answer either. */
+    void connectionKept() {
+        lossesWhileAnswering = 0;
     }
 
     /** The messages received in this batch, dead-lettered ones included. */

@@ -15,7 +15,8 @@ import java.util.regex.Pattern;
  * ({@code :data.orderId}, {@code :data.customer.id}, {@code :data.items.0.sku}).
  *
  * <p>JSON strings bind as text, integers as {@code Long} (or {@code BigInteger}), other numbers as {@code BigDecimal}
- * with their exact digits, booleans as {@code Boolean}, JSON null as SQL NULL, objects and arrays as JSON text. A path
+ * with their exact digits (within {@link io.legacygateway.envelope.BoundedNumbers}' bounds, checked when the envelope
+ * is read), booleans as {@code Boolean}, JSON null as SQL NULL, objects and arrays as JSON text. A path
  * that is absent from the event's data makes the event {@link DeadLetterReason#MALFORMED_ENVELOPE malformed} for this
  * consumer.
  */

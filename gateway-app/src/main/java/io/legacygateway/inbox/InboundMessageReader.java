@@ -16,7 +16,8 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * Turns a JMS message into an {@link InboundMessage} or refuses it with a {@link DeadLetterException}, before any
- * database work: size first (before parsing), then JSON and the CloudEvents attributes ({@link EnvelopeCodec#read}),
+ * database work: size first (before parsing; a text body larger than the limit by the size the broker gives is
+ * refused without being read, {@link BrokerBodySize}), then JSON and the CloudEvents attributes ({@link EnvelopeCodec#read}),
  * then type and version against {@link AcceptedTypes}, then the sequence when the gate is on. Only text and bytes
  * (UTF-8) bodies are read; an ObjectMessage is refused without being deserialised. The JMS properties are not
  * trusted: the body is the authority.
@@ -56,6 +57,13 @@ final class InboundMessageReader {
 
     private String body(Message message) throws JMSException {
         if (message instanceof TextMessage text) {
+            // decided from the size the broker sent with it when that suffices: a text is not read whole to be refused
+            long onBroker = BrokerBodySize.of(message);
+            if (BrokerBodySize.leastTextChars(onBroker) > maxPayloadBytes) {
+                throw new DeadLetterException(DeadLetterReason.PAYLOAD_TOO_LARGE, "body of " + onBroker
+                        + " bytes on the broker (at least " + BrokerBodySize.leastTextChars(onBroker)
+                        + " characters) exceeds maxPayloadBytes " + maxPayloadBytes + "; not read");
+            }
             String s = text.getText();
             if (s == null) {
                 throw new DeadLetterException(DeadLetterReason.MALFORMED_ENVELOPE, "empty body");

@@ -2,6 +2,7 @@ package io.legacygateway.inbox;
 
 import io.legacygateway.adapters.Failures;
 import io.legacygateway.adapters.inbox.InboxStore;
+import io.legacygateway.adapters.sql.Dialect;
 import io.legacygateway.config.DurationText;
 import io.legacygateway.envelope.EventEnvelope;
 import io.legacygateway.inbox.DeliveryBatch.Delivery;
@@ -11,6 +12,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.jms.JMSException;
 import jakarta.jms.Message;
 import jakarta.jms.Session;
+import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -40,10 +42,15 @@ import org.springframework.transaction.support.TransactionTemplate;
  * {@link #isolate}):
  * <ul>
  *   <li>not applicable ({@link DeadLetterException}: malformed, unknown type, too large, business rule, sequence
- *       conflict): copied alone to the dead-letter queue in the same JMS transaction, which then commits with the
+ *       conflict; a statement the database refused for the message's data, {@link FailureClassifier#refusedData}):
+ *       copied alone to the dead-letter queue in the same JMS transaction, which then commits with the
  *       rest of the batch applied once; on the first delivery, never retried;</li>
  *   <li>database unreachable: {@link TargetDatabaseUnavailableException}; the transaction step tries again in-process
- *       with backoff ({@link #applyWhenReachable}), the batch stays unacknowledged and no delivery count is raised;</li>
+ *       with backoff ({@link #applyWhenReachable}), the batch stays unacknowledged and no delivery count is raised.
+ *       An outage is an outage only when a new connection fails too: a transaction that loses its connection
+ *       {@value #MAX_CONNECTION_LOSSES} times in a row while a new connection works each time is the batch's own
+ *       doing (a value over MariaDB's {@code max_allowed_packet} makes the server close the connection), and the
+ *       batch is halved until the message is alone, then dead-lettered ({@link DeadLetterReason#DROPS_CONNECTION});</li>
  *   <li>anything else (lock timeout, deadlock, an unexpected error): thrown, so the listener rolls the JMS session
  *       back and the broker redelivers after its redelivery delay; on delivery {@code maxDeliveryAttempts} the
  *       message is dead-lettered by the gateway with the last error and the attempt count instead. The rollback
@@ -63,6 +70,13 @@ public final class InboxConsumer implements Processor {
     private static final Logger log = LoggerFactory.getLogger(InboxConsumer.class);
     /** The first wait after the database was found unreachable; doubled up to {@code maxBackoff}. */
     private static final long FIRST_RETRY_MILLIS = 1000;
+    /**
+     * Connections a transaction may lose in a row, a new connection working after each, before its messages are taken
+     * for the cause: its chunk is halved, and a message alone that does it again is dead-lettered.
+     */
+    static final int MAX_CONNECTION_LOSSES = 3;
+    /** How long a new connection may take to prove the database answers. */
+    static final int ANSWER_CHECK_SECONDS = 5;
     /** How often a wait for the database looks whether the route stops. */
     private static final long STOP_CHECK_MILLIS = 100;
 
@@ -78,10 +92,16 @@ public final class InboxConsumer implements Processor {
     private final ListenerBatches batches = new ListenerBatches();
     private final InboxStore store;
     private final TransactionTemplate storeTransaction;
+    private final Dialect dialect;
+    /** Whether a new connection to the consumer's database works now. */
+    private final BooleanSupplier databaseAnswers;
 
     InboxConsumer(InboxSettings settings, int maxDeliveryAttempts, InboundMessageReader reader, InboxGuard guard,
                   DeadLetterWriter deadLetters, List<InboxDeliveryHook> hooks, MeterRegistry meters, Clock clock,
-                  InboxStore store, TransactionTemplate storeTransaction) {
+                  InboxStore store, TransactionTemplate storeTransaction, Dialect dialect,
+                  BooleanSupplier databaseAnswers) {
+        this.dialect = dialect;
+        this.databaseAnswers = databaseAnswers;
         this.store = store;
         this.storeTransaction = storeTransaction;
         this.settings = settings;
@@ -143,7 +163,8 @@ public final class InboxConsumer implements Processor {
             throw new IllegalStateException("inbox-consumer '" + name()
                     + "' must be fed by a transacted jms: endpoint");
         }
-        List<Message> received = batches.fill(in.getJmsMessage(), settings.batchSize(), settings.batchWait());
+        List<Message> received = batches.fill(in.getJmsMessage(), settings.batchSize(), settings.maxBatchBytes(),
+                settings.batchWait());
         exchange.setProperty(InboxBatch.PROPERTY, new InboxBatch(this, in.getJmsSession(), received));
         // The splits copy the exchange's message for each message of the batch: a copy of the JmsMessage maps every JMS
         // property of the first message to a header again (a fifth of the listener threads' samples in a flight
@@ -228,6 +249,7 @@ public final class InboxConsumer implements Processor {
             isolate(batch.session, deliveries, chunk, e);
             return List.of();
         }
+        deliveries.connectionKept();
         List<InboxBatch.Committed> committed = new ArrayList<>(chunk.size());
         for (int i = 0; i < chunk.size(); i++) {
             committed.add(new InboxBatch.Committed(chunk.get(i), results.get(i)));
@@ -289,9 +311,34 @@ public final class InboxConsumer implements Processor {
             throw unavailable;
         }
         if (FailureClassifier.databaseUnreachable(failure)) {
-            unreachable(failure);
-            throw new TargetDatabaseUnavailableException("inbox database of '" + name() + "' unreachable: "
-                    + Failures.describe(failure), failure);
+            if (!databaseAnswers.getAsBoolean()) {
+                batch.connectionKept(); // an outage: no message's doing
+            } else if (batch.lostConnectionWhileAnswering() >= MAX_CONNECTION_LOSSES) {
+                batch.connectionKept();
+                log.warn("Inbox '{}': a transaction of {} message(s) lost its connection {} times in a row while new"
+                        + " connections to database '{}' worked; {}: {}", name(), chunk.size(), MAX_CONNECTION_LOSSES,
+                        settings.dataSource(), chunk.size() == 1 ? "dead-lettering the message"
+                                : "halving the batch to find the message", Failures.describe(failure));
+                failure = new DeadLetterException(DeadLetterReason.DROPS_CONNECTION, "applying it lost the database"
+                        + " connection " + MAX_CONNECTION_LOSSES + " times in a row while new connections worked (a"
+                        + " value over the server's packet limit?): " + Failures.describe(failure), failure);
+                // not the failing step's position: any message of the chunk may be the one, halved until it is alone
+                e = new InboxGuard.BatchFailure(-1, failure);
+            }
+            if (!(failure instanceof DeadLetterException)) {
+                batch.again(chunk); // the same chunk, also while a failing message is being isolated
+                unreachable(failure);
+                throw new TargetDatabaseUnavailableException("inbox database of '" + name() + "' unreachable: "
+                        + Failures.describe(failure), failure);
+            }
+        }
+        SQLException refused = FailureClassifier.refusedData(dialect, failure);
+        if (refused != null) {
+            // the message's own data: dead-lettered once it is isolated, as a business rule would be
+            failure = new DeadLetterException(DeadLetterReason.DATA_REFUSED, "the database refused the effect's data"
+                    + " (SQLSTATE " + refused.getSQLState() + "): " + refused.getMessage(), failure);
+            e = e instanceof InboxGuard.BatchFailure f
+                    ? new InboxGuard.BatchFailure(f.index(), failure, f.statementBatch()) : failure;
         }
         Delivery failed = batch.isolate(chunk, e);
         if (failed == null) {

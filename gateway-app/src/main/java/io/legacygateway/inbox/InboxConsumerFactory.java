@@ -128,7 +128,7 @@ public class InboxConsumerFactory implements DisposableBean {
         InboundMessageReader reader = new InboundMessageReader(codec, s.accept(), s.maxPayloadBytes(), s.sequence());
         DeadLetterWriter deadLetters = new DeadLetterWriter(broker, s.queue(), c, clock);
         InboxConsumer consumer = new InboxConsumer(s, attempts, reader, guard, deadLetters, hooks, meters, clock,
-                store, tx);
+                store, tx, dialect, () -> answers(dataSource));
         if (batches.xa() != null) {
             xaListeners.put(c, batches.xa());
         }
@@ -151,6 +151,15 @@ public class InboxConsumerFactory implements DisposableBean {
     }
 
     /** The consumer's inbox, with its sequence-gate tables (when it has a gate) checked to have their columns. */
+    /** Whether a connection from {@code dataSource} works now (a pooled one is checked by the pool first). */
+    private static boolean answers(DataSource dataSource) {
+        try (java.sql.Connection c = dataSource.getConnection()) {
+            return c.isValid(InboxConsumer.ANSWER_CHECK_SECONDS);
+        } catch (java.sql.SQLException | RuntimeException e) {
+            return false;
+        }
+    }
+
     private InboxStore store(InboxSettings s, DataSource dataSource, Dialect dialect, TableName inbox) {
         String c = s.consumer();
         TableName sequences = null;
@@ -269,6 +278,8 @@ public class InboxConsumerFactory implements DisposableBean {
         return effects;
     }
 
+    private static final String KEYS_PAD_SPACES = "inbox.keysPadSpaces";
+
     private static TableName table(DataSource dataSource, Dialect dialect, TableName configured, String consumer,
                                    String parameter, String... columns) {
         String label = InboxSettings.label(consumer, parameter);
@@ -279,7 +290,31 @@ public class InboxConsumerFactory implements DisposableBean {
                         + "' (see ddl/" + dialect.id() + "/inbox.sql)");
             }
         }
+        requireExactKeys(dataSource, dialect, table.name(), label);
         return table.name();
+    }
+
+    /**
+     * Refuses an inbox or gate table whose key columns ignore trailing spaces (MariaDB's PAD SPACE collations, such as
+     * {@code utf8mb4_bin}): {@code evt-1} and {@code evt-1 } would be one id, and the second event's effect would be
+     * skipped as a duplicate. Databases without the check's statement compare exactly (PostgreSQL, H2).
+     */
+    private static void requireExactKeys(DataSource dataSource, Dialect dialect, TableName table, String label) {
+        if (!dialect.has(KEYS_PAD_SPACES)) {
+            return;
+        }
+        List<Map<String, Object>> padded = new org.springframework.jdbc.core.JdbcTemplate(dataSource).queryForList(
+                dialect.sql(KEYS_PAD_SPACES, Map.of()), table.schema(), table.table());
+        if (!padded.isEmpty()) {
+            Map<String, Object> first = padded.get(0);
+            String collation = String.valueOf(first.values().toArray()[1]);
+            throw new IllegalArgumentException(label + ": table '" + table + "' compares its key column(s) "
+                    + padded.stream().map(r -> String.valueOf(r.values().iterator().next())).toList()
+                    + " with collation " + collation + ", which ignores trailing spaces (PAD SPACE): 'evt-1' and"
+                    + " 'evt-1 ' would be one id and the second event's effect skipped. Fix: ALTER TABLE "
+                    + dialect.quote(table) + " CONVERT TO CHARACTER SET utf8mb4 COLLATE utf8mb4_nopad_bin"
+                    + " (docs/inbox.md, Inbox schema)");
+        }
     }
 
     /** Management requests need a plain (non-caching) factory: the same servers and credentials. */

@@ -4,6 +4,7 @@ import io.legacygateway.adapters.inbox.InboxStore;
 import io.legacygateway.envelope.EnvelopeCodec;
 import io.legacygateway.envelope.EventEnvelope;
 import io.legacygateway.envelope.MalformedEnvelopeException;
+import io.legacygateway.transactions.XaSavepoints;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -269,9 +270,23 @@ final class InboxGuard {
     private void release(InboxStore.ParkedMessage parked, String aggregate, long sequence) {
         try {
             applyEffect(upcasts.apply(codec.read(parked.envelope())));
-        } catch (MalformedEnvelopeException | DeadLetterException e) {
-            throw new IllegalStateException("parked message " + parked.messageId() + " (sequence " + sequence + " of "
+        } catch (XaSavepoints.BranchLostException e) {
+            throw e;
+        } catch (MalformedEnvelopeException | RuntimeException e) {
+            // the failure of the parked message, not of the one being delivered: never dead-letters the latter
+            throw new ParkedMessageFailure("parked message " + parked.messageId() + " (sequence " + sequence + " of "
                     + aggregate + ") cannot be applied: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * The effect of a parked message released by the sequence gate failed: a failure of the delivered message's
+     * transaction that is not its own data's. Decided like any other failure (an unreachable database in its causes
+     * is one), never as a refusal of the delivered message ({@link FailureClassifier#refusedData}).
+     */
+    static final class ParkedMessageFailure extends IllegalStateException {
+        ParkedMessageFailure(String message, Throwable cause) {
+            super(message, cause);
         }
     }
 }

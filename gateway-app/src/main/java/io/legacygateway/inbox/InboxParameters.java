@@ -50,7 +50,8 @@ public record InboxParameters(
         @TemplateParameter("Inbox table (`message_id, consumer_name, processed_at`), optionally `schema.table`")
         @DefaultValue("inbox") String inboxTable,
 
-        @TemplateParameter("Largest message body accepted; larger ones are dead-lettered")
+        @TemplateParameter("Largest message body accepted (UTF-8 bytes); larger ones are dead-lettered, a text one"
+                + " unread when the size the broker gives shows it")
         @DefaultValue("1048576") @Range(min = 256, max = 64 * 1024 * 1024, message = InboxParameters.OUTSIDE)
         int maxPayloadBytes,
 
@@ -80,6 +81,12 @@ public record InboxParameters(
         @TemplateParameter("Most messages received in one transacted JMS session and applied in one database"
                 + " transaction (1-1000; `1`: one message per transaction, as before)")
         @DefaultValue("100") @Range(min = 1, max = 1000, message = InboxParameters.OUTSIDE) int batchSize,
+
+        @TemplateParameter("Bytes of message bodies one batch holds at most, as the broker gives their sizes (text"
+                + " counts two bytes a character; 1024-1073741824): the message that reaches it ends the batch, and a"
+                + " batch's first message is taken whatever its size. Bounds the memory of a session's batch")
+        @DefaultValue("16777216") @Range(min = 1024, max = 1024 * 1024 * 1024, message = InboxParameters.OUTSIDE)
+        int maxBatchBytes,
 
         @TemplateParameter("Longest wait, from a batch's first message, for more messages to fill it (at most `1s`);"
                 + " messages already queued never wait. Adds at most this to the latency of a message that arrives"

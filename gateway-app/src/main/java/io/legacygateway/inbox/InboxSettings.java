@@ -31,6 +31,7 @@ import java.util.regex.Pattern;
  * @param maxBackoff          longest pause between in-process retries while the database is unreachable
  * @param sequence            path of the aggregate sequence in the envelope (sequence gate), {@code null} when off
  * @param batchSize           most messages received on one JMS session and applied in one database transaction
+ * @param maxBatchBytes       bytes of message bodies (as the broker gives them) that end a batch
  * @param batchWait           longest wait, from a batch's first message, for more messages to fill the batch
  * @param consumerWindowSize  bytes of messages the broker may send ahead to each session's consumer (0: one message
  *                            per receive, each a round trip)
@@ -41,7 +42,7 @@ public record InboxSettings(String consumer, String dataSource, QueueName queue,
                             Map<String, Effect> effects, List<Upcast> upcasts, boolean requireRows,
                             TableName inboxTable, int maxPayloadBytes, int concurrentConsumers, Integer maxDeliveryAttempts,
                             Duration maxBackoff, String sequence, TableName sequenceTable, TableName parkedTable,
-                            int batchSize, Duration batchWait, int consumerWindowSize,
+                            int batchSize, int maxBatchBytes, Duration batchWait, int consumerWindowSize,
                             TransactionMode transactionMode) {
 
     /**
@@ -170,7 +171,7 @@ public record InboxSettings(String consumer, String dataSource, QueueName queue,
                 TableName.parse(label.apply("inboxTable"), p.inboxTable()), p.maxPayloadBytes(),
                 p.concurrentConsumers(), p.maxDeliveryAttempts(), p.maxBackoff(), blankToNull(p.sequence()),
                 TableName.parse(label.apply("sequenceTable"), p.sequenceTable()),
-                TableName.parse(label.apply("parkedTable"), p.parkedTable()), p.batchSize(), p.batchWait(), window,
+                TableName.parse(label.apply("parkedTable"), p.parkedTable()), p.batchSize(), p.maxBatchBytes(), p.batchWait(), window,
                 p.transactionMode());
     }
 

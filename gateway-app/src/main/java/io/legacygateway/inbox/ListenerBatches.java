@@ -52,6 +52,15 @@ final class ListenerBatches {
      *         this thread's container (nothing else is on its session)
      */
     List<Message> fill(Message first, int batchSize, Duration wait) throws JMSException {
+        return fill(first, batchSize, Long.MAX_VALUE, wait);
+    }
+
+    /**
+     * {@link #fill(Message, int, Duration)}, ending the batch once its bodies reach {@code maxBytes} as the broker
+     * gives their sizes ({@link BrokerBodySize}; a message whose size is not known counts 0): the message that reaches
+     * it is the batch's last. The first message is always taken, whatever its size.
+     */
+    List<Message> fill(Message first, int batchSize, long maxBytes, Duration wait) throws JMSException {
         List<Message> batch = received.get();
         MessageConsumer from = consumer.get();
         if (from == null || batch.size() != 1 || batch.get(0) != first) {
@@ -59,13 +68,15 @@ final class ListenerBatches {
         }
         long deadline = System.nanoTime() + wait.toNanos();
         boolean redelivered = deliveryCount(first) > 1;
-        while (!redelivered && batch.size() < batchSize) {
+        long bytes = Math.max(0, BrokerBodySize.of(first));
+        while (!redelivered && batch.size() < batchSize && bytes < maxBytes) {
             long left = (deadline - System.nanoTime()) / 1_000_000L;
             Message next = left >= 1 ? from.receive(left) : from.receiveNoWait();
             if (next == null) {
                 break;
             }
             batch.add(next);
+            bytes += Math.max(0, BrokerBodySize.of(next));
             redelivered = deliveryCount(next) > 1;
         }
         return List.copyOf(batch);

@@ -106,6 +106,12 @@ INSERT IGNORE INTO {table} (message_id, consumer_name, processed_at) VALUES :row
 -- name: inbox.sequence.create
 INSERT IGNORE INTO {table} (consumer_name, aggregate_key, last_sequence) VALUES (:consumer, :aggregate, 0)
 
+-- name: inbox.keysPadSpaces
+-- binds: schema (null: the connection's database), table. The key columns of an inbox or gate table whose collation
+-- is PAD SPACE (ignores trailing spaces: 'evt-1' and 'evt-1 ' would be one key). MariaDB names its NO PAD collations
+-- *_nopad_*, MySQL 8 its *_0900_* ones; a binary column has no collation.
+SELECT COLUMN_NAME, COLLATION_NAME FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = COALESCE(?, DATABASE()) AND TABLE_NAME = ? AND LOWER(COLUMN_NAME) IN ('message_id', 'consumer_name', 'aggregate_key') AND COLLATION_NAME IS NOT NULL AND COLLATION_NAME NOT LIKE '%nopad%' AND COLLATION_NAME NOT LIKE '%\_0900\_%' ORDER BY ORDINAL_POSITION
+
 -- name: reconciliation.domainRows
 SELECT CAST({key} AS CHAR) FROM {domain} WHERE CAST({key} AS CHAR) IN ({ids})
 

@@ -21,8 +21,9 @@ CREATE TABLE IF NOT EXISTS gateway_outbox_rejection (
     state        VARCHAR(16)   NOT NULL DEFAULT 'FAILED',
     next_retry_at DATETIME(6)  NULL,                                   -- UTC
     PRIMARY KEY (source_table, row_key)
-) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
--- tables created by an earlier version of this script
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_nopad_bin;  -- NO PAD: row keys 'k' and 'k ' are two rows
+-- tables created by an earlier version of this script (one created with utf8mb4_bin, PAD SPACE, needs by hand:
+-- ALTER TABLE gateway_outbox_rejection CONVERT TO CHARACTER SET utf8mb4 COLLATE utf8mb4_nopad_bin)
 ALTER TABLE gateway_outbox_rejection ADD COLUMN IF NOT EXISTS attempts INT NOT NULL DEFAULT 1;
 ALTER TABLE gateway_outbox_rejection ADD COLUMN IF NOT EXISTS state VARCHAR(16) NOT NULL DEFAULT 'FAILED';
 ALTER TABLE gateway_outbox_rejection ADD COLUMN IF NOT EXISTS next_retry_at DATETIME(6) NULL;
