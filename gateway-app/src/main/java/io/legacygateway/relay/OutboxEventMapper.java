@@ -41,7 +41,7 @@ final class OutboxEventMapper {
         this(codec, source, destination, payloadFormat, Long.MAX_VALUE);
     }
 
-    /** @param maxPayloadBytes the largest payload, in bytes of UTF-8, that becomes an event ({@code maxPayloadSize}) */
+    /** @param maxPayloadBytes the largest payload, in bytes of UTF-8, that becomes an event ({@code maxPayloadBytes}) */
     OutboxEventMapper(EnvelopeCodec codec, String source, Destination destination, PayloadFormat payloadFormat,
                       long maxPayloadBytes) {
         this.codec = codec;
@@ -68,7 +68,7 @@ final class OutboxEventMapper {
         }
         long size = payloadBytes(row.payload(), maxPayloadBytes);
         if (size > maxPayloadBytes) {
-            return reject(row, "payload: " + size + " bytes, more than maxPayloadSize (" + maxPayloadBytes
+            return reject(row, "payload: " + size + " bytes, more than maxPayloadBytes (" + maxPayloadBytes
                     + " bytes)");
         }
         Integer version = version(row.eventVersion());

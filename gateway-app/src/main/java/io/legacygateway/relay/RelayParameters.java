@@ -67,7 +67,7 @@ public record RelayParameters(
                 + " longer one is rejected with its size as the reason, and parked after `maxAttempts` like any row"
                 + " that cannot become an event. Larger events belong in a store the event points to; a broker sends"
                 + " any message over 100 KiB as a large message in chunks")
-        @DefaultValue("1MB") DataSize maxPayloadSize,
+        @DefaultValue("1MB") DataSize maxPayloadBytes,
 
         @TemplateParameter("Payload bytes one batch publishes at most: the claimed rows after the one that reaches it"
                 + " wait, uncharged, for the next batch, which follows at once (the first row always goes; not in"

@@ -216,7 +216,7 @@ public record RelaySettings(String relay, String dataSource, TableName table, Ma
                 markMode, stateDataSource, p.startFrom(), p.settleTime(), p.naiveTimestampZone(),
                 new RetryPolicy(p.maxAttempts(), p.retryBackoff(), p.maxRetryBackoff()), p.failedRowPolicy(),
                 retention, p.attemptLog(), domain, p.wakeUp(), p.transactionMode(), steps,
-                p.maxPayloadSize().toBytes(), p.maxBatchBytes().toBytes(), p.publishTimeout());
+                p.maxPayloadBytes().toBytes(), p.maxBatchBytes().toBytes(), p.publishTimeout());
     }
 
     /**

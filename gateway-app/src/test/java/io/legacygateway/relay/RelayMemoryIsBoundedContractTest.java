@@ -19,7 +19,7 @@ import org.springframework.test.context.ActiveProfiles;
 
 /**
  * What one relay holds in memory is bounded, and running out of it is a failure like the others: a payload over
- * {@code maxPayloadSize} parks its row with its size (before, any size was published, and 500 rows of 10 MB were one
+ * {@code maxPayloadBytes} parks its row with its size (before, any size was published, and 500 rows of 10 MB were one
  * batch); a batch stops at {@code maxBatchBytes} of payload and the next takes the rest at once; an {@link Error} such
  * as OutOfMemoryError in a cycle is counted as a rolled-back cycle and the relay backs off (before, neither: the next
  * timer tick ran the same batch again at once). Real database (subclasses), embedded broker.
@@ -50,14 +50,14 @@ abstract class RelayMemoryIsBoundedContractTest extends RelayTestSupport {
     void aPayloadOverMaxPayloadSizeParksItsRowWithItsSize() {
         String queue = unique("it.payload-limit");
         OutboxRelay relay = relay(unique("payload-limit"), "queue:" + queue,
-                Map.of("maxPayloadSize", "1KB", "maxAttempts", "1"));
+                Map.of("maxPayloadBytes", "1KB", "maxAttempts", "1"));
         String big = rows.insert("order-a", "OrderCreated", payloadOf(1025));
         String fits = rows.insert("order-a", "OrderPaid", payloadOf(1024));
 
         assertThat(drain(relay)).isEqualTo(1);
         assertThat(rows.status(big)).isEqualTo("FAILED");
         assertThat(rows.jdbc().queryForObject("SELECT last_error FROM outbox WHERE id = ?", String.class, big))
-                .isEqualTo("payload: 1025 bytes, more than maxPayloadSize (1024 bytes)");
+                .isEqualTo("payload: 1025 bytes, more than maxPayloadBytes (1024 bytes)");
         assertThat(ids(queue)).containsExactly(fits);
         assertThat(counter("gateway.outbox.rejected", relay)).isEqualTo(1.0);
     }
