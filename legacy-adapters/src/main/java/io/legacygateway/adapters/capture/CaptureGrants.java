@@ -95,6 +95,16 @@ public final class CaptureGrants {
      */
     public static List<Missing> check(Connection c, Dialect d, Table table, Table outbox, Account definer,
                                       boolean snapshot) throws SQLException {
+        return check(c, d, table, outbox, definer, snapshot, CaptureRouting.NONE);
+    }
+
+    /**
+     * As {@link #check(Connection, Dialect, Table, Table, Account, boolean)}, for a table whose rows also land in the
+     * {@link CaptureRouting#descendants} of {@code routing}: the installer needs TRIGGER on each of them too
+     * (PostgreSQL checks it also where it clones the trigger onto partitions).
+     */
+    public static List<Missing> check(Connection c, Dialect d, Table table, Table outbox, Account definer,
+                                      boolean snapshot, CaptureRouting routing) throws SQLException {
         if (!checked(d)) {
             return List.of();
         }
@@ -104,7 +114,8 @@ public final class CaptureGrants {
         boolean other = !runsAs.equals(installer);
         return d.hasCaptureSql("capture.grants.held")
                 ? new MariaDbGrants(c, d, g).missing(table, outbox, installer, runsAs, other, snapshot)
-                : new PostgresGrants(d, g).missing(table, outbox, installer, runsAs, other, snapshot);
+                : new PostgresGrants(d, g).missing(table, outbox, installer, runsAs, other, snapshot,
+                        routing.descendants());
     }
 
     /** The table's column names. */

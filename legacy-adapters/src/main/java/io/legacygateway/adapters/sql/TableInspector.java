@@ -21,6 +21,9 @@ import javax.sql.DataSource;
  */
 public final class TableInspector {
 
+    /** What may be configured as a table; PostgreSQL's JDBC driver reports a partitioned table apart. */
+    private static final String[] TABLE_TYPES = {"TABLE", "VIEW", "BASE TABLE", "PARTITIONED TABLE"};
+
     private TableInspector() {
     }
 
@@ -65,9 +68,8 @@ public final class TableInspector {
             String pattern = configured.table().replace("_", escape + "_");
             for (String candidate : List.of(pattern, pattern.toUpperCase(Locale.ROOT), pattern.toLowerCase(Locale.ROOT))) {
                 try (ResultSet rs = catalogIsSchema
-                        ? md.getTables(scope, null, candidate, new String[] {"TABLE", "VIEW", "BASE TABLE"})
-                        : md.getTables(null, scope == null ? null : exactCase(md, scope), candidate,
-                                new String[] {"TABLE", "VIEW", "BASE TABLE"})) {
+                        ? md.getTables(scope, null, candidate, TABLE_TYPES)
+                        : md.getTables(null, scope == null ? null : exactCase(md, scope), candidate, TABLE_TYPES)) {
                     while (rs.next()) {
                         String schema = catalogIsSchema ? rs.getString("TABLE_CAT") : rs.getString("TABLE_SCHEM");
                         String table = rs.getString("TABLE_NAME");
