@@ -218,7 +218,8 @@ final class TriggerInstallation {
             try {
                 table = TableInspector.inspect(ds, dialect, configured, option);
             } catch (IllegalArgumentException e) {
-                if (!e.getMessage().contains("does not exist") || !CaptureGrants.hidesTablesWithoutPrivilege(dialect)) {
+                if (!e.getMessage().contains("does not exist") || !CaptureGrants.hidesTablesWithoutPrivilege(dialect)
+                        || e.getMessage().contains("is not visible to user")) {
                     throw e;
                 }
                 throw new IllegalArgumentException(e.getMessage() + " or is not visible to user "
