@@ -72,9 +72,14 @@ public class GatewayApplication {
             }
             application.run(args);
         } catch (RuntimeException | Error failure) {
-            // Spring Boot has logged the stack trace and closed the context
-            LoggerFactory.getLogger(GatewayApplication.class)
-                    .error("The gateway did not start: {}", Failures.chain(failure));
+            // Spring Boot has logged the stack trace and closed the context; the reason goes last, alone, and the
+            // wrappers that met it (Camel's route and property binding) before it
+            String chain = Failures.chain(failure);
+            String reason = Failures.reason(failure);
+            if (!reason.equals(chain)) {
+                LoggerFactory.getLogger(GatewayApplication.class).error("Startup failed in: {}", chain);
+            }
+            LoggerFactory.getLogger(GatewayApplication.class).error("The gateway did not start: {}", reason);
             System.exit(1);
         }
     }

@@ -1,6 +1,7 @@
 package io.legacygateway.capture;
 
 import io.legacygateway.adapters.capture.CaptureGrants;
+import io.legacygateway.adapters.capture.CaptureRouting;
 import io.legacygateway.adapters.capture.CaptureTriggers;
 import io.legacygateway.adapters.capture.CaptureTriggers.Account;
 import io.legacygateway.adapters.capture.CaptureTriggers.Operation;
@@ -69,11 +70,20 @@ final class TriggerInstallation {
         if (table == null) {
             return notifyOnly(action, outbox);
         }
+        CaptureRouting routing;
+        try (Connection c = ds.getConnection()) {
+            routing = CaptureRouting.of(c, dialect, table.name(), capture.operations());
+        }
+        if (action != Action.REMOVE && !routing.refusals().isEmpty()) {
+            // a write a rule sends out of the capture would leave no outbox row: never install such a capture
+            out.println("refused: nothing was installed. " + String.join("\n", routing.refusals()));
+            return 1;
+        }
         Account definer;
         CaptureTriggers.Ddl ddl;
         try {
             definer = capture.definer() != null ? Account.parse(capture.definer()) : null;
-            ddl = ddl(capture, table, outbox, definer);
+            ddl = ddl(capture, table, outbox, definer, routing);
         } catch (IllegalArgumentException refused) {
             out.println("refused: " + refused.getMessage());
             return 1;
@@ -91,11 +101,11 @@ final class TriggerInstallation {
                 return 0;
             }
             List<CaptureGrants.Missing> missing = CaptureGrants.check(c, dialect, table, outbox, definer,
-                    capture.snapshot());
+                    capture.snapshot(), routing);
             Account runsAs = !CaptureGrants.checked(dialect) ? null
                     : definer != null ? definer : CaptureGrants.currentAccount(c, dialect);
             if (action == Action.DRY_RUN) {
-                dryRun(capture, table, outbox, ddl, runsAs, missing);
+                dryRun(capture, table, outbox, ddl, runsAs, missing, routing);
                 return 0;
             }
             if (!missing.isEmpty()) {
@@ -103,8 +113,9 @@ final class TriggerInstallation {
                 return 1;
             }
             int snapshotRows = execute(c, ddl, ddl.install(), capture.snapshot());
-            out.println("Installed the capture of " + table.name() + " (" + ddl.install().size() + " statements"
-                    + untested() + "): every committed " + capture.operations() + " now writes one row into "
+            out.println("Installed the capture of " + table.name() + covering(routing) + " ("
+                    + ddl.install().size() + " statements" + untested() + "): every committed "
+                    + capture.operations() + " now writes one row into "
                     + outbox.name() + (runsAs == null ? "" : ", as " + runsAs)
                     + (capture.wakeUp() ? "; inserts into " + outbox.name() + " notify channel "
                     + NotifyTrigger.channel("--outbox-table", outbox.name()) : "")
@@ -114,20 +125,33 @@ final class TriggerInstallation {
         }
     }
 
+    /** Where else the capture writes from: the inheritance children and partitions, for the output. */
+    private static String covering(CaptureRouting routing) {
+        return (routing.children().isEmpty() ? "" : " and of its inheritance children " + routing.children())
+                + (routing.partitions().isEmpty() ? "" : " and its partitions " + routing.partitions()
+                + " (PostgreSQL gives the trigger to partitions attached later; a child created later by"
+                + " inheritance needs triggers --install again)")
+                + (!routing.children().isEmpty() && routing.partitions().isEmpty() ? " (a child created later"
+                + " needs triggers --install again)" : "");
+    }
+
     /** The capture's DDL, with the wake-up trigger's when asked; refusals as {@link IllegalArgumentException}. */
     private CaptureTriggers.Ddl ddl(Capture capture, TableInspector.Table table, TableInspector.Table outbox,
-                                    Account definer) {
+                                    Account definer, CaptureRouting routing) {
         String name = table.name().table();
         CaptureTriggers.Ddl ddl = CaptureTriggers.generate(dialect, table, outbox, new CaptureTriggers.Options(
                 capture.eventTypePrefix() != null ? capture.eventTypePrefix() : name + ".",
-                capture.aggregateType() != null ? capture.aggregateType() : name, capture.operations(), definer));
+                capture.aggregateType() != null ? capture.aggregateType() : name, capture.operations(), definer,
+                routing.children()));
         return capture.wakeUp() ? withNotify(ddl, NotifyTrigger.generate(dialect, outbox.name())) : ddl;
     }
 
     /** {@code --dry-run}: the privileges, the statements, the snapshot and how to remove it; changes nothing. */
     private void dryRun(Capture capture, TableInspector.Table table, TableInspector.Table outbox,
-                        CaptureTriggers.Ddl ddl, Account runsAs, List<CaptureGrants.Missing> missing) {
-        out.println("-- capture of " + table.name() + " into " + outbox.name() + " on " + dialect.id()
+                        CaptureTriggers.Ddl ddl, Account runsAs, List<CaptureGrants.Missing> missing,
+                        CaptureRouting routing) {
+        out.println("-- capture of " + table.name() + covering(routing) + " into " + outbox.name() + " on "
+                + dialect.id()
                 + untested() + "; nothing was changed. Install with --install, remove with --remove.");
         out.println(privileges(dialect, runsAs, missing).replaceAll("(?m)^", "-- "));
         out.println("-- Statements:");
@@ -194,7 +218,8 @@ final class TriggerInstallation {
             try {
                 table = TableInspector.inspect(ds, dialect, configured, option);
             } catch (IllegalArgumentException e) {
-                if (!e.getMessage().contains("does not exist") || !CaptureGrants.hidesTablesWithoutPrivilege(dialect)) {
+                if (!e.getMessage().contains("does not exist") || !CaptureGrants.hidesTablesWithoutPrivilege(dialect)
+                        || e.getMessage().contains("is not visible to user")) {
                     throw e;
                 }
                 throw new IllegalArgumentException(e.getMessage() + " or is not visible to user "

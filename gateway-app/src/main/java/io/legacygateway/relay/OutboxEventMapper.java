@@ -75,7 +75,7 @@ final class OutboxEventMapper {
         if (version == null) {
             return reject(row, "eventVersion: '" + row.eventVersion() + "' is not an integer >= 1");
         }
-        boolean json = payloadFormat == PayloadFormat.JSON;
+        boolean json = payloadFormat != PayloadFormat.TEXT; // COLUMNS: a JSON object the reader built
         String traceparent = null;
         boolean badTrace = false;
         if (row.trace() != null && !row.trace().isBlank()) {

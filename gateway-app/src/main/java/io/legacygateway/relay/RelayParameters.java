@@ -43,7 +43,8 @@ public record RelayParameters(
         @TemplateParameter(value = "CloudEvents `source`", shownDefault = "`gateway.source`")
         @DefaultValue("") String source,
 
-        @TemplateParameter("`JSON` (payload must parse; becomes `data`) or `TEXT` (`data` is a string)")
+        @TemplateParameter("`JSON` (payload must parse; becomes `data`), `TEXT` (`data` is a string) or `COLUMNS` (no"
+                + " payload column: `data` is a JSON object of the columns `payloadColumn` lists, `a, b, c` or `*`)")
         @DefaultValue("JSON") PayloadFormat payloadFormat,
 
         @TemplateParameter("Status value of rows waiting to be published")

@@ -92,7 +92,7 @@ class RelaySettingsTest {
             "batchSize|ten|parameter 'batchSize': 'ten' is not an integer",
             "pollInterval|soon|parameter 'pollInterval': 'soon' is not a positive duration",
             "maxBackoff|-1|parameter 'maxBackoff'",
-            "payloadFormat|XML|parameter 'payloadFormat': 'XML' is not one of [JSON, TEXT]",
+            "payloadFormat|XML|parameter 'payloadFormat': 'XML' is not one of [JSON, TEXT, COLUMNS]",
             "destination|queue:orders.{customer}|parameter 'destination': 'queue:orders.{customer}' uses an unknown placeholder",
             "destination|queue:orders events|parameter 'destination': 'queue:orders events' is not a safe address name",
             "table|orders;drop|parameter 'table': 'orders;drop' is not a safe SQL identifier",

@@ -56,6 +56,34 @@ public final class Failures {
         return String.join("; caused by ", chain);
     }
 
+    /**
+     * The reason a startup failed, as the user must read it first: the message of the innermost
+     * {@link IllegalArgumentException} or {@link IllegalStateException} in the chain that the gateway's own code threw
+     * (it refuses a configuration with those, naming the relay, the parameter and the table), not the wrappers of the
+     * framework that met it ({@code FailedToCreateRouteException}, {@code PropertyBindingException: Error binding
+     * property (delay=#relayPollMillis-2) ... on bean: timer://...}); {@link #chain} when the chain holds none (an
+     * exception a library threw, such as a converter's, does not name the key: its wrappers do).
+     */
+    public static String reason(Throwable failure) {
+        String reason = null;
+        Throwable t = failure;
+        for (int depth = 0; t != null && depth < MAX_DEPTH; depth++, t = next(t)) {
+            if ((t instanceof IllegalArgumentException || t instanceof IllegalStateException) && t.getMessage() != null
+                    && !t.getMessage().isBlank() && thrownByTheGateway(t)) {
+                // a class of the gateway's own names the failure too (NothingConfiguredException: ...)
+                boolean plain = t.getClass() == IllegalArgumentException.class
+                        || t.getClass() == IllegalStateException.class;
+                reason = (plain ? "" : t.getClass().getSimpleName() + ": ") + t.getMessage();
+            }
+        }
+        return reason != null ? reason : chain(failure);
+    }
+
+    private static boolean thrownByTheGateway(Throwable t) {
+        StackTraceElement[] frames = t.getStackTrace();
+        return frames.length > 0 && frames[0].getClassName().startsWith("io.legacygateway.");
+    }
+
     /** The innermost cause of {@code failure}, itself when it has none. */
     public static Throwable root(Throwable failure) {
         Throwable root = failure;

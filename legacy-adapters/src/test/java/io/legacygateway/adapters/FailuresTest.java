@@ -50,4 +50,26 @@ class FailuresTest {
         assertThat(Failures.describe(first)).startsWith("RuntimeException: first");
         assertThat(Failures.chain(first)).startsWith("RuntimeException: first; caused by RuntimeException: second");
     }
+
+    @Test
+    void theReasonIsTheGatewaysOwnRefusalNotTheWrappersThatMetIt() {
+        IllegalArgumentException refusal = new IllegalArgumentException("outbox-relay 'x' parameter 'table': refused");
+        RuntimeException binding = new RuntimeException("Error binding property (delay=#relayPollMillis-2)", refusal);
+        RuntimeException route = new RuntimeException("Failed to create route", binding);
+
+        assertThat(Failures.reason(route)).isEqualTo("outbox-relay 'x' parameter 'table': refused");
+        // a library's own argument error does not name the key: the chain does
+        IllegalArgumentException converter = java.util.Objects.requireNonNull(catchEnum());
+        RuntimeException bind = new RuntimeException("Failed to bind properties under 'gateway.relay'", converter);
+        assertThat(Failures.reason(bind)).isEqualTo(Failures.chain(bind));
+    }
+
+    private static IllegalArgumentException catchEnum() {
+        try {
+            Thread.State.valueOf("NOPE");
+            return null;
+        } catch (IllegalArgumentException e) {
+            return e;
+        }
+    }
 }

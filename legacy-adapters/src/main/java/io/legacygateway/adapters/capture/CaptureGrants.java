@@ -20,7 +20,10 @@ import java.util.Map;
  * <ul>
  *   <li>MariaDB: the triggers run as their DEFINER (the installer, or {@code --definer}), which needs TRIGGER and
  *       SELECT on the table (every captured column) and INSERT on the outbox's columns at every write. The installer
- *       needs TRIGGER on the table; for another definer SET USER (SUPER before 10.5.2) and SELECT on the
+ *       needs TRIGGER on the table, and SELECT on every column of it: MariaDB lists to a user only the columns it
+ *       holds a privilege on, and the triggers' row images name the columns the installer sees (the table's own
+ *       columns are read from {@code SHOW CREATE TABLE}, which any privilege allows, so that an image never lacks
+ *       one); for another definer SET USER (SUPER before 10.5.2) and SELECT on the
  *       {@code mysql} database (to read the definer's grants); for a snapshot LOCK TABLES and SELECT on the table and
  *       the outbox, INSERT on the outbox. Read from {@code information_schema.*_PRIVILEGES}.</li>
  *   <li>PostgreSQL: the function is SECURITY DEFINER and writes the outbox as its owner (the installer, or
@@ -92,6 +95,16 @@ public final class CaptureGrants {
      */
     public static List<Missing> check(Connection c, Dialect d, Table table, Table outbox, Account definer,
                                       boolean snapshot) throws SQLException {
+        return check(c, d, table, outbox, definer, snapshot, CaptureRouting.NONE);
+    }
+
+    /**
+     * As {@link #check(Connection, Dialect, Table, Table, Account, boolean)}, for a table whose rows also land in the
+     * {@link CaptureRouting#descendants} of {@code routing}: the installer needs TRIGGER on each of them too
+     * (PostgreSQL checks it also where it clones the trigger onto partitions).
+     */
+    public static List<Missing> check(Connection c, Dialect d, Table table, Table outbox, Account definer,
+                                      boolean snapshot, CaptureRouting routing) throws SQLException {
         if (!checked(d)) {
             return List.of();
         }
@@ -101,7 +114,8 @@ public final class CaptureGrants {
         boolean other = !runsAs.equals(installer);
         return d.hasCaptureSql("capture.grants.held")
                 ? new MariaDbGrants(c, d, g).missing(table, outbox, installer, runsAs, other, snapshot)
-                : new PostgresGrants(d, g).missing(table, outbox, installer, runsAs, other, snapshot);
+                : new PostgresGrants(d, g).missing(table, outbox, installer, runsAs, other, snapshot,
+                        routing.descendants());
     }
 
     /** The table's column names. */

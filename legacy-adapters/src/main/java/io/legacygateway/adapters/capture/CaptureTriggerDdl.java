@@ -82,8 +82,18 @@ final class CaptureTriggerDdl {
         // CREATE TRIGGER takes SHARE ROW EXCLUSIVE on the table until commit: writers wait, the snapshot after it
         // sees every write committed before, and every later write fires the trigger
         install.add(d.captureSql("capture.trigger", f));
-        return new Ddl(install, List.of(d.captureSql("capture.dropTrigger", f),
-                d.captureSql("capture.dropFunction", f)), snapshot(), null, null);
+        List<String> remove = new ArrayList<>(List.of(d.captureSql("capture.dropTrigger", f)));
+        // a row routed to an inheritance child fires the child's triggers only: each gets its own, on the same
+        // function (partitions need none: PostgreSQL clones the parent's row trigger onto them)
+        for (TableName child : o.children()) {
+            Map<String, String> onChild = new HashMap<>(f);
+            onChild.put("table", d.quote(child));
+            install.add(d.captureSql("capture.dropTrigger", onChild));
+            install.add(d.captureSql("capture.trigger", onChild));
+            remove.add(d.captureSql("capture.dropTrigger", onChild));
+        }
+        remove.add(d.captureSql("capture.dropFunction", f));
+        return new Ddl(install, remove, snapshot(), null, null);
     }
 
     /** MariaDB, SQL Server: one trigger per operation, the row image spelled out column by column. */

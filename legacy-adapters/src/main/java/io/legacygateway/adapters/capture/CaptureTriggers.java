@@ -3,6 +3,7 @@ package io.legacygateway.adapters.capture;
 import io.legacygateway.adapters.sql.Dialect;
 import io.legacygateway.adapters.sql.SqlIdentifier;
 import io.legacygateway.adapters.sql.TableInspector;
+import io.legacygateway.adapters.sql.TableName;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
@@ -103,10 +104,18 @@ public final class CaptureTriggers {
      * @param aggregateType   the outbox rows' aggregate type
      * @param operations      the operations to capture
      * @param definer         the account the triggers run as, or {@code null} for the installing account
+     * @param children        the table's inheritance children, which get a trigger of their own calling the same
+     *                        function ({@link CaptureRouting}; PostgreSQL only, empty elsewhere)
      */
-    public record Options(String eventTypePrefix, String aggregateType, Set<Operation> operations, Account definer) {
+    public record Options(String eventTypePrefix, String aggregateType, Set<Operation> operations, Account definer,
+                          List<TableName> children) {
         public Options {
             operations = operations.isEmpty() ? EnumSet.noneOf(Operation.class) : EnumSet.copyOf(operations);
+            children = List.copyOf(children);
+        }
+
+        public Options(String eventTypePrefix, String aggregateType, Set<Operation> operations, Account definer) {
+            this(eventTypePrefix, aggregateType, operations, definer, List.of());
         }
 
         public Options(String eventTypePrefix, String aggregateType, Set<Operation> operations) {
@@ -185,6 +194,10 @@ public final class CaptureTriggers {
                 throw new IllegalArgumentException("--definer: '" + o.definer() + "' must be " + (userAtHost
                         ? "an account user@host on " : "a role (no @host) on ") + dialect.id());
             }
+        }
+        if (!o.children().isEmpty() && !dialect.hasCaptureSql("capture.function")) {
+            throw new IllegalArgumentException("table '" + table.name() + "' has inheritance children "
+                    + o.children() + ", which the capture on " + dialect.id() + " cannot cover");
         }
         return new CaptureTriggerDdl(dialect, table, outbox, o, base, String.join(", ", outboxColumns)).ddl();
     }

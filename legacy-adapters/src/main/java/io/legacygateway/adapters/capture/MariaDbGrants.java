@@ -15,6 +15,8 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * {@link CaptureGrants} on MariaDB: what the installer and the triggers' DEFINER lack, read from
@@ -22,6 +24,9 @@ import java.util.Objects;
  * held only through roles are not counted.
  */
 final class MariaDbGrants {
+
+    /** A column's line in {@code SHOW CREATE TABLE}: two spaces, then its backquoted name (keys start otherwise). */
+    private static final Pattern COLUMN_LINE = Pattern.compile("(?m)^  `((?:[^`]|``)+)` ");
 
     private final Connection c;
     private final Dialect d;
@@ -40,6 +45,16 @@ final class MariaDbGrants {
                           boolean snapshot) throws SQLException {
         List<Missing> missing = new ArrayList<>();
         String t = table.name().toString();
+        List<String> declared = declaredColumns(table);
+        List<String> unseen = declared.stream().filter(col -> table.column(col).isEmpty()).toList();
+        if (!unseen.isEmpty()) {
+            // information_schema lists only the columns the installer holds a privilege on: the triggers' row images
+            // would silently lack the others (an installer with TRIGGER alone saw only the primary key)
+            missing.add(new Missing("SELECT", installer.grantee(), t + " (columns " + String.join(", ", unseen)
+                    + ")", "to see the table's columns, which the triggers' row images name one by one (MariaDB"
+                    + " shows a user only the columns it holds a privilege on; without them every event would"
+                    + " lack those columns)"));
+        }
         if (other) {
             if (!held(installer, null, null, null, "SET USER") && !held(installer, null, null, null,
                     "SUPER")) {
@@ -60,7 +75,7 @@ final class MariaDbGrants {
         if (other && !held(definer, table.name(), null, "TRIGGER")) {
             missing.add(new Missing("TRIGGER", definer.grantee(), t, asDefiner));
         }
-        columns(missing, definer, table, CaptureGrants.columns(table), "SELECT", asDefiner + " (they read the row)");
+        columns(missing, definer, table, declared, "SELECT", asDefiner + " (they read the row)");
         columns(missing, definer, outbox, CaptureGrants.outboxColumns(outbox), "INSERT", asDefiner);
         if (snapshot) {
             String forSnapshot = "for --snapshot (the tables stay locked while the triggers are created and the rows"
@@ -71,12 +86,31 @@ final class MariaDbGrants {
                 }
             }
             if (other) {
-                columns(missing, installer, table, CaptureGrants.columns(table), "SELECT", forSnapshot);
+                columns(missing, installer, table, declared, "SELECT", forSnapshot);
             }
             columns(missing, installer, outbox, List.of(), "SELECT", forSnapshot);
             columns(missing, installer, outbox, CaptureGrants.outboxColumns(outbox), "INSERT", forSnapshot);
         }
         return missing;
+    }
+
+    /**
+     * Every column of the table, read from its definition ({@code SHOW CREATE TABLE}, allowed by any privilege on the
+     * table), whatever the connection's user may see of them: each column line starts with its backquoted name
+     * (a backquote in a name is doubled).
+     */
+    private List<String> declaredColumns(Table table) throws SQLException {
+        List<String> names = new ArrayList<>();
+        String sql = d.captureSql("capture.declaredColumns", Map.of("table", d.quote(table.name())));
+        try (PreparedStatement ps = c.prepareStatement(sql); ResultSet rs = ps.executeQuery()) {
+            if (rs.next() && rs.getMetaData().getColumnCount() >= 2) {
+                Matcher m = COLUMN_LINE.matcher(rs.getString(2));
+                while (m.find()) {
+                    names.add(m.group(1).replace("``", "`"));
+                }
+            }
+        }
+        return names.isEmpty() ? CaptureGrants.columns(table) : names;
     }
 
     /** Adds what {@code account} lacks of {@code privilege} on the table, or on each of {@code columns} of it. */

@@ -4,6 +4,7 @@ import io.legacygateway.adapters.capture.CaptureGrants.Missing;
 import io.legacygateway.adapters.capture.CaptureTriggers.Account;
 import io.legacygateway.adapters.sql.Dialect;
 import io.legacygateway.adapters.sql.TableInspector.Table;
+import io.legacygateway.adapters.sql.TableName;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
@@ -24,13 +25,19 @@ final class PostgresGrants {
 
     /** See {@link CaptureGrants#check}; {@code other}: the owner is not the installer. */
     List<Missing> missing(Table table, Table outbox, Account installer, Account owner, boolean other,
-                          boolean snapshot) throws SQLException {
+                          boolean snapshot, List<TableName> descendants) throws SQLException {
         List<Missing> missing = new ArrayList<>();
         String t = d.quote(table.name());
         String o = d.quote(outbox.name());
         String inst = installer.user();
         if (!queries.bool("capture.grants.table", inst, t, "TRIGGER")) {
             missing.add(new Missing("TRIGGER", inst, table.name().toString(), "to create the trigger"));
+        }
+        for (TableName below : descendants) {
+            if (!queries.bool("capture.grants.table", inst, d.quote(below), "TRIGGER")) {
+                missing.add(new Missing("TRIGGER", inst, below.toString(), "to create the trigger on this child or"
+                        + " partition of " + table.name() + ", where its rows are written"));
+            }
         }
         if (table.name().schema() != null && !queries.bool("capture.grants.schema", inst, table.name().schema(), "CREATE")) {
             missing.add(new Missing("CREATE", inst, "schema " + table.name().schema(), "to create the function"));

@@ -65,7 +65,8 @@ public enum OutboxColumn {
     PAYLOAD("payloadColumn", "payload", Requirement.ALWAYS,
             "event payload (CloudEvents data): text, JSON, CLOB, or binary holding UTF-8", EnumSet.of(TEXT, CHAR, BINARY),
             null,
-            "event payload (CloudEvents `data`): text, JSON, CLOB, or binary holding UTF-8",
+            "event payload (CloudEvents `data`): text, JSON, CLOB, or binary holding UTF-8; with "
+                    + "`payloadFormat: COLUMNS` the columns whose values make it, `a, b, c` or `*`",
             null),
     OCCURRED_AT("occurredAtColumn", "occurred_at", Requirement.OPTIONAL, "business time of the event (CloudEvents time)",
             EnumSet.of(TIMESTAMP, TIMESTAMP_TZ, DATE), null,

@@ -11,6 +11,7 @@ import java.util.Collections;
 import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
@@ -33,11 +34,22 @@ import java.util.stream.Collectors;
  * @param failedValue    status value of a row parked with its reason
  * @param payloadFormat  how the payload becomes CloudEvents data
  * @param naiveZone      zone of timestamps stored without one
+ * @param payloadFields  with {@link PayloadFormat#COLUMNS}: the columns whose values make the payload (then
+ *                       {@link OutboxColumn#PAYLOAD} is not mapped); empty otherwise
  */
 public record OutboxMapping(TableInspector.Table table, MarkMode markMode, Map<OutboxColumn, String> columns,
                             Map<OutboxColumn, ColumnKind> kinds, Map<OutboxColumn, ValueTemplate> values,
                             String pendingValue, String publishedValue, String failedValue,
-                            PayloadFormat payloadFormat, ZoneId naiveZone) {
+                            PayloadFormat payloadFormat, ZoneId naiveZone, List<PayloadField> payloadFields) {
+
+    /** A mapping whose payload is one column. */
+    public OutboxMapping(TableInspector.Table table, MarkMode markMode, Map<OutboxColumn, String> columns,
+                         Map<OutboxColumn, ColumnKind> kinds, Map<OutboxColumn, ValueTemplate> values,
+                         String pendingValue, String publishedValue, String failedValue,
+                         PayloadFormat payloadFormat, ZoneId naiveZone) {
+        this(table, markMode, columns, kinds, values, pendingValue, publishedValue, failedValue, payloadFormat,
+                naiveZone, List.of());
+    }
 
     /** Placeholders each configurable value may use: the row key, the table name, and values resolved before it. */
     static final Map<OutboxColumn, Set<String>> PLACEHOLDERS = Map.of(
@@ -50,6 +62,7 @@ public record OutboxMapping(TableInspector.Table table, MarkMode markMode, Map<O
         columns = Collections.unmodifiableMap(new EnumMap<>(columns));
         kinds = Collections.unmodifiableMap(kinds.isEmpty() ? new EnumMap<>(OutboxColumn.class) : new EnumMap<>(kinds));
         values = Collections.unmodifiableMap(values.isEmpty() ? new EnumMap<>(OutboxColumn.class) : new EnumMap<>(values));
+        payloadFields = List.copyOf(payloadFields);
     }
 
     public boolean has(OutboxColumn column) {
@@ -94,8 +107,14 @@ public record OutboxMapping(TableInspector.Table table, MarkMode markMode, Map<O
         Map<OutboxColumn, String> resolved = new EnumMap<>(OutboxColumn.class);
         Map<OutboxColumn, ColumnKind> kinds = new EnumMap<>(OutboxColumn.class);
         Map<OutboxColumn, ValueTemplate> values = new EnumMap<>(OutboxColumn.class);
+        List<PayloadField> payloadFields = List.of();
         for (OutboxColumn c : OutboxColumn.values()) {
             String value = s.configured().get(c.parameter());
+            if (c == OutboxColumn.PAYLOAD && s.payloadFormat() == PayloadFormat.COLUMNS) {
+                // no payload column: the payload is built from the columns listed
+                payloadFields = PayloadField.resolve(table, value, label);
+                continue;
+            }
             boolean explicit = value != null && !value.isBlank();
             boolean absent = explicit && OutboxColumn.ABSENT.equalsIgnoreCase(value.strip());
             boolean required = c.required() || s.markMode().requires(c);
@@ -142,7 +161,7 @@ public record OutboxMapping(TableInspector.Table table, MarkMode markMode, Map<O
             requireInteger(label, "failedStatus", s.failedValue());
         }
         OutboxMapping mapping = new OutboxMapping(table, s.markMode(), resolved, kinds, values, s.pendingValue(),
-                s.publishedValue(), s.failedValue(), s.payloadFormat(), s.naiveZone());
+                s.publishedValue(), s.failedValue(), s.payloadFormat(), s.naiveZone(), payloadFields);
         if (mapping.has(OutboxColumn.STATUS)) {
             mapping.requireDistinctStatuses(label);
         }

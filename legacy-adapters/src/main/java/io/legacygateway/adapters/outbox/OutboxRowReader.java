@@ -19,6 +19,8 @@ final class OutboxRowReader {
 
     private final OutboxMapping mapping;
     private final Map<OutboxColumn, Integer> position = new EnumMap<>(OutboxColumn.class);
+    /** With {@link PayloadFormat#COLUMNS}: the select-list index of each payload field, in field order. */
+    private final List<Integer> payloadPositions = new ArrayList<>();
     private final String selectList;
     private final int keyTextIndex;
 
@@ -39,6 +41,14 @@ final class OutboxRowReader {
                 }
                 position.put(c, at + 1);
             }
+        }
+        for (PayloadField f : mapping.payloadFields()) {
+            int at = names.indexOf(f.column());
+            if (at < 0) {
+                names.add(f.column());
+                at = names.size() - 1;
+            }
+            payloadPositions.add(at + 1);
         }
         List<String> columns = new ArrayList<>(names.stream().map(dialect::quote).toList());
         columns.add(keyText(dialect, mapping, qualifier) + " AS gw_key_text");
@@ -80,11 +90,25 @@ final class OutboxRowReader {
         Integer retries = index(OutboxColumn.RETRY_COUNT);
         return new OutboxRow(rs.getObject(index(OutboxColumn.KEY)), keyText,
                 mapping.kind(OutboxColumn.ORDER).readComparable(rs, index(OutboxColumn.ORDER)), eventId, aggregateType,
-                aggregateId, eventType, version, text(rs, OutboxColumn.PAYLOAD, problems),
+                aggregateId, eventType, version, payloadPositions.isEmpty() ? text(rs, OutboxColumn.PAYLOAD, problems)
+                : payloadObject(rs),
                 time(rs, OutboxColumn.OCCURRED_AT), time(rs, OutboxColumn.CREATED_AT),
                 text(rs, OutboxColumn.CORRELATION_ID, problems), text(rs, OutboxColumn.CAUSATION_ID, problems),
                 text(rs, OutboxColumn.TRACE, problems), retries == null ? 0 : rs.getInt(retries),
                 problems.isEmpty() ? null : String.join("; ", problems));
+    }
+
+    /** {@link PayloadFormat#COLUMNS}: the payload as a JSON object of the listed columns, in their order. */
+    private String payloadObject(ResultSet rs) throws SQLException {
+        StringBuilder json = new StringBuilder(64 * payloadPositions.size()).append('{');
+        List<PayloadField> fields = mapping.payloadFields();
+        for (int i = 0; i < fields.size(); i++) {
+            if (i > 0) {
+                json.append(',');
+            }
+            fields.get(i).append(json, rs, payloadPositions.get(i));
+        }
+        return json.append('}').toString();
     }
 
     private Integer index(OutboxColumn c) {

@@ -4,6 +4,7 @@ import java.sql.Connection;
 import java.sql.DatabaseMetaData;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -20,6 +21,9 @@ import javax.sql.DataSource;
  * matched case-insensitively: {@code outbox} finds H2's {@code OUTBOX}).
  */
 public final class TableInspector {
+
+    /** What may be configured as a table; PostgreSQL's JDBC driver reports a partitioned table apart. */
+    private static final String[] TABLE_TYPES = {"TABLE", "VIEW", "BASE TABLE", "PARTITIONED TABLE"};
 
     private TableInspector() {
     }
@@ -65,9 +69,8 @@ public final class TableInspector {
             String pattern = configured.table().replace("_", escape + "_");
             for (String candidate : List.of(pattern, pattern.toUpperCase(Locale.ROOT), pattern.toLowerCase(Locale.ROOT))) {
                 try (ResultSet rs = catalogIsSchema
-                        ? md.getTables(scope, null, candidate, new String[] {"TABLE", "VIEW", "BASE TABLE"})
-                        : md.getTables(null, scope == null ? null : exactCase(md, scope), candidate,
-                                new String[] {"TABLE", "VIEW", "BASE TABLE"})) {
+                        ? md.getTables(scope, null, candidate, TABLE_TYPES)
+                        : md.getTables(null, scope == null ? null : exactCase(md, scope), candidate, TABLE_TYPES)) {
                     while (rs.next()) {
                         String schema = catalogIsSchema ? rs.getString("TABLE_CAT") : rs.getString("TABLE_SCHEM");
                         String table = rs.getString("TABLE_NAME");
@@ -84,7 +87,7 @@ public final class TableInspector {
             }
             if (found.isEmpty()) {
                 throw new IllegalArgumentException(property + ": table '" + configured + "' does not exist"
-                        + (scope == null ? "" : " in '" + scope + "'"));
+                        + (scope == null ? "" : " in '" + scope + "'") + invisible(c, dialect));
             }
             if (found.size() > 1) {
                 throw new IllegalArgumentException(property + ": table name '" + configured
@@ -99,6 +102,30 @@ public final class TableInspector {
             throw new IllegalStateException(property + ": cannot read the metadata of table '" + configured + "': "
                     + e.getMessage(), e);
         }
+    }
+
+    /**
+     * Where the metadata lists only the tables on which the user holds a privilege (MariaDB), a table that is not
+     * found may exist: the rest of the message says so, naming the user and the grant; empty elsewhere.
+     */
+    private static String invisible(Connection c, Dialect dialect) {
+        if (!dialect.hasCaptureSql("capture.grants.held")) {
+            return "";
+        }
+        String user;
+        try (Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery(dialect.captureSql("capture.currentAccount", Map.of()))) {
+            user = rs.next() ? rs.getString(1) : "the connection's user";
+        } catch (SQLException e) {
+            user = "the connection's user";
+        }
+        if (user.indexOf('@') > 0 && !user.startsWith("'")) {
+            user = "'" + user.substring(0, user.lastIndexOf('@')) + "'@'" + user.substring(user.lastIndexOf('@') + 1)
+                    + "'";
+        }
+        return " or is not visible to user " + user + ", which holds no privilege on it (MariaDB lists to a user only"
+                + " the tables it holds a privilege on): grant it SELECT on the table, and what else its use needs"
+                + " (docs/connect-a-database.md, grants)";
     }
 
     /** The table's columns, keyed by lowercase name, in table order. */

@@ -53,6 +53,11 @@ INSERT INTO {outbox} ({columns}) SELECT ?, {key}, ?, JSON_OBJECT('operation', 'S
 -- name: capture.schemaOf
 SELECT DATABASE() FROM DUAL WHERE ? IS NOT NULL
 
+-- The table's definition, whose column lines name every column whatever the user's privileges (any privilege on the
+-- table allows it), unlike information_schema.COLUMNS, which lists only the columns the user holds a privilege on.
+-- name: capture.declaredColumns
+SHOW CREATE TABLE {table}
+
 -- Privileges, checked before installing. information_schema shows the current account's own grants, and another
 -- account's only to a user who can read the mysql database. Binds: the grantee ('user'@'host'), then the database.
 -- name: capture.currentAccount

@@ -1,0 +1,32 @@
+package io.legacygateway.relay;
+
+import io.legacygateway.testsupport.LegacyDatabases;
+import io.legacygateway.testsupport.TestDatabase;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+class PostgresPayloadFromColumnsTest extends PayloadFromColumnsContractTest {
+
+    @DynamicPropertySource
+    static void legacyDatabase(DynamicPropertyRegistry registry) {
+        LegacyDatabases.register(registry, "legacy", TestDatabase.POSTGRES, PostgresPayloadFromColumnsTest.class);
+    }
+
+    @Override
+    protected String createTable(String name) {
+        return "CREATE TABLE " + name + " (payment_id BIGINT PRIMARY KEY, customer_id INT NOT NULL,"
+                + " amount NUMERIC(5,2) NOT NULL, payment_date TIMESTAMP(6) NOT NULL, paid_at TIMESTAMPTZ, day DATE,"
+                + " note VARCHAR(40), code CHAR(4), receipt BYTEA, refunded BOOLEAN, extra JSONB,"
+                + " processed_at TIMESTAMP)";
+    }
+
+    @Override
+    protected String paidAt() {
+        return "TIMESTAMPTZ '2007-02-15 21:25:46.5+00'";
+    }
+
+    @Override
+    protected String golden() {
+        return "postgresql.json";
+    }
+}
