@@ -46,7 +46,11 @@ import org.slf4j.LoggerFactory;
  * an error. Such events are refused instead.
  *
  * <p>An outage (the broker cannot be reached, the connection is lost or a call times out; see
- * {@link #connectionLost}) throws {@link PublishException}: the caller marks and charges nothing.
+ * {@link #connectionLost}) throws {@link PublishException}: the caller marks and charges nothing. When a commit failed
+ * without the broker's answer ({@link BrokerFailures#commitOutcomeUnknown}: the connection lost during the commit, the
+ * broker killed, a failover), the broker may have stored the batch: the exception says so
+ * ({@link PublishException#outcomeUnknown()}), and so does the result of the resend on a new connection that follows
+ * in the same call ({@link PublishResult#resentAfterUnknownOutcome()}), whose duplicates that commit explains.
  *
  * <p>Not thread-safe: one instance per relay. The connection is kept between batches and rebuilt after a failure.
  */
@@ -56,13 +60,17 @@ public final class ArtemisPublisher implements EventPublisher {
 
     private final ConnectionFactory connectionFactory;
     private final String relay;
-    private Connection connection;
+    private volatile Connection connection;
     private Session transacted;
     private MessageProducer transactedProducer;
     private final BrokerAddresses addresses = new BrokerAddresses();
     private final DuplicateIds.Digest duplicateIds = new DuplicateIds.Digest();
     /** Set by the connection's exception listener (another thread) when the broker connection failed. */
     private volatile boolean broken;
+    /** A commit of the batch being published failed without an answer (see {@link PublishException#outcomeUnknown}). */
+    private boolean outcomeUnknown;
+    /** A {@code commit()} is under way: a failure now is a failed commit. */
+    private boolean committing;
 
     public ArtemisPublisher(ConnectionFactory connectionFactory, String relay) {
         this.connectionFactory = connectionFactory;
@@ -75,6 +83,7 @@ public final class ArtemisPublisher implements EventPublisher {
             return PublishResult.allConfirmed(List.of());
         }
         boolean reused = connection != null && !broken;
+        outcomeUnknown = false;
         try {
             return send(events, keepAggregateOrder, beforeCommit);
         } catch (PublishException e) {
@@ -83,7 +92,18 @@ public final class ArtemisPublisher implements EventPublisher {
             }
             // a kept connection may have died since the last batch (broker restart): one retry on a new one
             log.debug("Relay '{}': retrying on a new connection after {}", relay, e.getMessage());
-            return send(events, keepAggregateOrder, beforeCommit);
+            PublishResult again = send(events, keepAggregateOrder, beforeCommit);
+            return e.outcomeUnknown() ? again.afterUnknownOutcome() : again;
+        }
+    }
+
+    /** A commit failed: whether its outcome is unknown, for the rest of this publish. */
+    private void commitFailed(Throwable failure) {
+        if (!outcomeUnknown && (broken || BrokerFailures.commitOutcomeUnknown(failure))) {
+            outcomeUnknown = true;
+            log.warn("Relay '{}': the broker's commit failed without an answer, it may have stored the batch (recorded"
+                    + " as OUTCOME_UNKNOWN; the broker drops the copies of the resend): {}", relay,
+                    BrokerFailures.reason(failure));
         }
     }
 
@@ -118,9 +138,15 @@ public final class ArtemisPublisher implements EventPublisher {
                         send(transacted, transactedProducer, e);
                     }
                     beforeCommit(beforeCommit);
+                    committing = true;
                     transacted.commit();
+                    committing = false;
                     return PublishResult.allConfirmed(events);
                 } catch (JMSException | RuntimeException failed) {
+                    if (committing) {
+                        committing = false;
+                        commitFailed(failed);
+                    }
                     rollbackQuietly();
                     if (failed instanceof BeforeCommitFailure || connectionLost(failed)) {
                         throw failed;
@@ -137,8 +163,13 @@ public final class ArtemisPublisher implements EventPublisher {
             rollbackQuietly();
             throw (RuntimeException) e.getCause();
         } catch (JMSException | RuntimeException e) {
+            if (committing) {
+                committing = false;
+                commitFailed(e);
+            }
             reset();
-            throw new PublishException("broker did not confirm a batch of " + events.size() + ": " + e, e);
+            throw new PublishException("broker did not confirm a batch of " + events.size() + ": " + e, e,
+                    outcomeUnknown);
         }
     }
 
@@ -161,10 +192,16 @@ public final class ArtemisPublisher implements EventPublisher {
             if (reason == null) {
                 try {
                     send(transacted, transactedProducer, e);
+                    committing = true;
                     transacted.commit();
+                    committing = false;
                     confirmed.add(e);
                     continue;
                 } catch (JMSException | RuntimeException failed) {
+                    if (committing) {
+                        committing = false;
+                        commitFailed(failed);
+                    }
                     rollbackQuietly();
                     if (BrokerFailures.duplicate(failed)) {
                         confirmed.add(e);
@@ -221,8 +258,14 @@ public final class ArtemisPublisher implements EventPublisher {
         }
         if (connection == null) {
             broken = false;
-            connection = connectionFactory.createConnection();
-            connection.setExceptionListener(e -> broken = true);
+            Connection c = connectionFactory.createConnection();
+            connection = c;
+            // only this connection's failure: an old one's listener, late, must not condemn its successor
+            c.setExceptionListener(e -> {
+                if (connection == c) {
+                    broken = true;
+                }
+            });
             transacted = connection.createSession(true, Session.SESSION_TRANSACTED);
             transactedProducer = transacted.createProducer(null);
         }
