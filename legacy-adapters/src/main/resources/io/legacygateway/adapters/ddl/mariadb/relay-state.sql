@@ -68,3 +68,15 @@ CREATE INDEX IF NOT EXISTS gateway_outbox_cycle_time ON gateway_outbox_cycle (re
 -- the relay's transactionMode in that cycle (LOCAL, XA); NULL in rows of a version before it. Added after
 -- gateway_outbox_cycle: the attempt log writes it only where the column exists.
 ALTER TABLE gateway_outbox_cycle ADD COLUMN IF NOT EXISTS transaction_mode VARCHAR(8) NULL;
+-- gateway_xa_node: which gateway holds each XA node id (gateway.transactions.node-id), in the datasource of each relay
+-- with transactionMode XA. Claimed at start, kept by a heartbeat: a second gateway with the same node id is refused at
+-- its start while the holder's heartbeat is younger than the lease (its recovery would presume abort of the holder's
+-- prepared branches). holder: host and object store folder of the gateway, so that the same instance restarted after a
+-- crash claims it again at once. Times in UTC (UTC_TIMESTAMP), whatever the sessions' time zones. The gateway needs
+-- SELECT, INSERT, UPDATE on it.
+CREATE TABLE IF NOT EXISTS gateway_xa_node (
+    node_id      VARCHAR(28)  NOT NULL PRIMARY KEY,
+    holder       VARCHAR(600) NOT NULL,
+    claimed_at   DATETIME(6)  NOT NULL,
+    heartbeat_at DATETIME(6)  NOT NULL
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;

@@ -99,3 +99,14 @@ CREATE TABLE IF NOT EXISTS gateway_outbox_attempt_pack (
 CREATE INDEX IF NOT EXISTS gateway_outbox_attempt_pack_time ON gateway_outbox_attempt_pack (relay, attempted_at);
 CREATE INDEX IF NOT EXISTS gateway_outbox_attempt_pack_rows ON gateway_outbox_attempt_pack USING gin (row_keys)
     WITH (fastupdate = off);
+-- gateway_xa_node: which gateway holds each XA node id (gateway.transactions.node-id), in the datasource of each relay
+-- with transactionMode XA. Claimed at start, kept by a heartbeat: a second gateway with the same node id is refused at
+-- its start while the holder's heartbeat is younger than the lease (its recovery would presume abort of the holder's
+-- prepared branches). holder: host and object store folder of the gateway, so that the same instance restarted after a
+-- crash claims it again at once. The gateway needs SELECT, INSERT, UPDATE on it.
+CREATE TABLE IF NOT EXISTS gateway_xa_node (
+    node_id      VARCHAR(28)  PRIMARY KEY,
+    holder       VARCHAR(600) NOT NULL,
+    claimed_at   TIMESTAMPTZ  NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    heartbeat_at TIMESTAMPTZ  NOT NULL DEFAULT CURRENT_TIMESTAMP
+);
