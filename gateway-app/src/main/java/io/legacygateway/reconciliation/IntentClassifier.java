@@ -19,8 +19,8 @@ import java.util.List;
  *   <li>an attempt the broker answered as a duplicate of an event the relay has no record of sending
  *       ({@link Observation#DUPLICATE}): {@code UNEXPLAINED_BROKER_DUPLICATE};</li>
  *   <li>a field that cannot be established (see {@link IntentEvidence#missing()}): {@code EVIDENCE_INCOMPLETE};</li>
- *   <li>more than one attempt that may have reached the broker (confirmed, or sent without a recorded answer):
- *       {@code DUPLICATE_DELIVERY_CANDIDATE};</li>
+ *   <li>more than one attempt that may have reached the broker (confirmed, sent without a recorded answer, or a
+ *       commit whose outcome is unknown): {@code DUPLICATE_DELIVERY_CANDIDATE};</li>
  *   <li>otherwise {@code DOMAIN_AND_INTENT_COMMITTED}.</li>
  * </ol>
  * Refused, deferred, failed and unsent attempts did not deliver the event and never make a duplicate.
@@ -77,9 +77,11 @@ public final class IntentClassifier {
             return new Verdict(ReconciliationDecision.UNEXPLAINED_BROKER_DUPLICATE, "The broker dropped event "
                     + f.eventId() + " as a duplicate of a message it already held with the same id and the same"
                     + " content, and this relay has no record of sending it: consumers got that earlier message, not"
-                    + " one sent for row " + f.rowKey() + ". If it came from a restored, reloaded or second outbox this"
-                    + " is the same event and nothing is lost; if this row is a new occurrence, republish it with a"
-                    + " new event id.");
+                    + " one sent for row " + f.rowKey() + ". If it came from a restored, reloaded or second outbox, or"
+                    + " from a send this relay did not record (attempts pruned or not logged, an earlier version), it"
+                    + " is this very event and nothing is to be done. Republish under a new event id only once it is"
+                    + " established that consumers never received this occurrence: if the earlier message may have"
+                    + " been this row's own, a new id makes every inbox apply it twice.");
         }
         String risk = risk(f, deliveries, missing);
         if (!missing.isEmpty()) {
@@ -184,8 +186,8 @@ public final class IntentClassifier {
         long unanswered = deliveries - confirmed;
         long duplicates = attempts.stream().filter(a -> a.observation() == Observation.DUPLICATE).count();
         AttemptLog.Entry last = attempts.get(attempts.size() - 1);
-        String text = "CONFIRMED x" + confirmed + (unanswered > 0 ? ", SENT without a recorded answer x" + unanswered
-                : "") + (duplicates > 0 ? ", DUPLICATE (the broker already held it) x" + duplicates : "") + "; last "
+        String text = "CONFIRMED x" + confirmed + (unanswered > 0 ? ", SENT without a recorded answer or with a commit"
+                + " outcome unknown x" + unanswered : "") + (duplicates > 0 ? ", DUPLICATE (the broker already held it) x" + duplicates : "") + "; last "
                 + last.observation() + (last.detail() == null ? "" : " (" + last.detail() + ")");
         return deliveries > 1 ? text + ": the same event id went to the broker " + deliveries + " times" : text;
     }

@@ -60,7 +60,11 @@ import org.slf4j.LoggerFactory;
  * an error. Such events are refused instead.
  *
  * <p>An outage (the broker cannot be reached, the connection is lost or a call times out; see
- * {@link #connectionLost}) throws {@link PublishException}: the caller marks and charges nothing.
+ * {@link #connectionLost}) throws {@link PublishException}: the caller marks and charges nothing. When a commit failed
+ * without the broker's answer ({@link BrokerFailures#commitOutcomeUnknown}: the connection lost during the commit, the
+ * broker killed, a failover), the broker may have stored the batch: the exception says so
+ * ({@link PublishException#outcomeUnknown()}), and so does the result of the resend on a new connection that follows
+ * in the same call ({@link PublishResult#resentAfterUnknownOutcome()}), whose duplicates that commit explains.
  *
  * <p>Not thread-safe: one instance per relay. The connection is kept between batches and rebuilt after a failure.
  */
@@ -88,6 +92,10 @@ public final class ArtemisPublisher implements EventPublisher {
     private final DuplicateIds.Digest duplicateIds = new DuplicateIds.Digest();
     /** Set by the connection's exception listener (another thread) when the broker connection failed. */
     private volatile boolean broken;
+    /** A commit of the batch being published failed without an answer (see {@link PublishException#outcomeUnknown}). */
+    private boolean outcomeUnknown;
+    /** A {@code commit()} is under way: a failure now is a failed commit. */
+    private boolean committing;
 
     public ArtemisPublisher(ConnectionFactory connectionFactory, String relay) {
         this(connectionFactory, relay, Duration.ofSeconds(30));
@@ -115,6 +123,7 @@ public final class ArtemisPublisher implements EventPublisher {
             return PublishResult.allConfirmed(List.of());
         }
         timedOut = false;
+        outcomeUnknown = false;
         ScheduledFuture<?> watchdog = WATCHDOG.schedule(this::timeOut, timeout.toMillis(), TimeUnit.MILLISECONDS);
         try {
             boolean reused = connection != null && !broken;
@@ -128,7 +137,8 @@ public final class ArtemisPublisher implements EventPublisher {
                 }
                 // a kept connection may have died since the last batch (broker restart): one retry on a new one
                 log.debug("Relay '{}': retrying on a new connection after {}", relay, e.getMessage());
-                return send(events, keepAggregateOrder, beforeCommit);
+                PublishResult again = send(events, keepAggregateOrder, beforeCommit);
+                return e.outcomeUnknown() ? again.afterUnknownOutcome() : again;
             }
         } finally {
             watchdog.cancel(false);
@@ -146,6 +156,16 @@ public final class ArtemisPublisher implements EventPublisher {
             } catch (JMSException | RuntimeException e) {
                 log.debug("Relay '{}': closing a blocked broker connection failed: {}", relay, e.toString());
             }
+        }
+    }
+
+    /** A commit failed: whether its outcome is unknown, for the rest of this publish. */
+    private void commitFailed(Throwable failure) {
+        if (!outcomeUnknown && (broken || BrokerFailures.commitOutcomeUnknown(failure))) {
+            outcomeUnknown = true;
+            log.warn("Relay '{}': the broker's commit failed without an answer, it may have stored the batch (recorded"
+                    + " as OUTCOME_UNKNOWN; the broker drops the copies of the resend): {}", relay,
+                    BrokerFailures.reason(failure));
         }
     }
 
@@ -180,9 +200,15 @@ public final class ArtemisPublisher implements EventPublisher {
                         send(transacted, transactedProducer, e);
                     }
                     beforeCommit(beforeCommit);
+                    committing = true;
                     transacted.commit();
+                    committing = false;
                     return PublishResult.allConfirmed(events);
                 } catch (JMSException | RuntimeException failed) {
+                    if (committing) {
+                        committing = false;
+                        commitFailed(failed);
+                    }
                     rollbackQuietly();
                     if (failed instanceof BeforeCommitFailure || connectionLost(failed)) {
                         throw failed;
@@ -201,13 +227,18 @@ public final class ArtemisPublisher implements EventPublisher {
         } catch (BatchRefusedException e) {
             throw e; // the connection is fine: kept for the next attempt
         } catch (JMSException | RuntimeException e) {
+            if (committing) {
+                committing = false;
+                commitFailed(e);
+            }
             reset();
             if (timedOut) {
                 throw new PublishException("broker did not take a batch of " + events.size() + " within publishTimeout ("
                         + timeout.toMillis() + " ms; an address full with address-full-policy BLOCK, or a full disk?):"
-                        + " connection closed, " + e, e);
+                        + " connection closed, " + e, e, outcomeUnknown);
             }
-            throw new PublishException("broker did not confirm a batch of " + events.size() + ": " + e, e);
+            throw new PublishException("broker did not confirm a batch of " + events.size() + ": " + e, e,
+                    outcomeUnknown);
         }
     }
 
@@ -238,10 +269,16 @@ public final class ArtemisPublisher implements EventPublisher {
             } else if (reason == null) {
                 try {
                     send(transacted, transactedProducer, e);
+                    committing = true;
                     transacted.commit();
+                    committing = false;
                     confirmed.add(e);
                     continue;
                 } catch (JMSException | RuntimeException failed) {
+                    if (committing) {
+                        committing = false;
+                        commitFailed(failed);
+                    }
                     rollbackQuietly();
                     if (BrokerFailures.duplicate(failed)) {
                         confirmed.add(e);
@@ -330,8 +367,14 @@ public final class ArtemisPublisher implements EventPublisher {
         }
         if (connection == null) {
             broken = false;
-            connection = connectionFactory.createConnection();
-            connection.setExceptionListener(e -> broken = true);
+            Connection c = connectionFactory.createConnection();
+            connection = c;
+            // only this connection's failure: an old one's listener, late, must not condemn its successor
+            c.setExceptionListener(e -> {
+                if (connection == c) {
+                    broken = true;
+                }
+            });
             transacted = connection.createSession(true, Session.SESSION_TRANSACTED);
             transactedProducer = transacted.createProducer(null);
         }

@@ -78,12 +78,18 @@ final class AttemptEvidence implements AutoCloseable {
         return new AttemptWrite(cycleId, writer.submit(() -> attempts.attempted(cycleId, attempted, now)));
     }
 
-    /** The batch was not confirmed: the cycle's attempts, if they committed, read as FAILED with {@code e}. */
+    /**
+     * The batch was not confirmed: the cycle's attempts, if they committed, read as FAILED with {@code e}, or as
+     * OUTCOME_UNKNOWN (may have delivered) when a commit of it failed without the broker's answer.
+     */
     void notConfirmed(AttemptWrite write, RuntimeException e) {
         if (write.recorded()) {
             loggedCycle = write.cycle();
         }
-        brokerAnswer = new AttemptLog.Answer(Map.of(), Observation.FAILED, Failures.describe(e));
+        brokerAnswer = e instanceof PublishException p && p.outcomeUnknown()
+                ? new AttemptLog.Answer(Map.of(), Observation.OUTCOME_UNKNOWN, "the broker's commit failed without an"
+                        + " answer, it may have stored the batch: " + Failures.describe(e))
+                : new AttemptLog.Answer(Map.of(), Observation.FAILED, Failures.describe(e));
     }
 
     /** The broker answered the batch: its answers other than a plain confirmation, by row key. */
@@ -101,7 +107,9 @@ final class AttemptEvidence implements AutoCloseable {
             answers.put(e.row().keyText(), new Attempt(e.row(), Observation.DEFERRED,
                     "an earlier event of its aggregate was refused in this batch"));
         }
-        brokerAnswer = new AttemptLog.Answer(answers, Observation.CONFIRMED, null);
+        brokerAnswer = new AttemptLog.Answer(answers, Observation.CONFIRMED, result.resentAfterUnknownOutcome()
+                ? "sent again on a new connection after a commit whose outcome was unknown; the broker already held "
+                        + result.duplicates().size() + " of its events" : null);
     }
 
     /** The cycle's transaction ended ({@code committed} or rolled back): writes the answer with the mark state. */

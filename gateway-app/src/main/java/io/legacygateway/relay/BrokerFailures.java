@@ -83,6 +83,30 @@ final class BrokerFailures {
         return null;
     }
 
+    /**
+     * Whether a failure of a {@code commit()} leaves its outcome unknown: the broker may have carried it out. So it is
+     * when the commit's answer was lost: Artemis unblocks the waiting call when the connection fails
+     * ({@code UNBLOCKED}) and reports {@code TRANSACTION_OUTCOME_UNKNOWN} when the session failed over during the
+     * commit, or the call timed out; and whenever the connection is gone ({@link #outage}), as the request may have
+     * reached the broker before. Not a duplicate-id rejection or another refusal: those are the broker's answer, and a
+     * transaction rolled back on failover before its commit ({@code TRANSACTION_ROLLED_BACK}) stored nothing.
+     */
+    static boolean commitOutcomeUnknown(Throwable failure) {
+        for (Throwable c = failure; c != null; c = next(c)) {
+            if (c instanceof ActiveMQException a) {
+                switch (a.getType()) {
+                    case TRANSACTION_OUTCOME_UNKNOWN, UNBLOCKED, CONNECTION_TIMEDOUT -> {
+                        return true;
+                    }
+                    default -> {
+                        // an answer, or something outage() knows
+                    }
+                }
+            }
+        }
+        return !duplicate(failure) && outage(failure);
+    }
+
     /** The broker's reason in one line, without the message's headers that Artemis appends to it. */
     static String reason(Throwable failure) {
         String m = String.valueOf(failure.getMessage());

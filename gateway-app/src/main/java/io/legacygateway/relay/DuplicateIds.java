@@ -39,7 +39,9 @@ import org.slf4j.LoggerFactory;
  * <p>A broker duplicate therefore means that the broker already held this very content under this id. The relay has a
  * <em>record of sending</em> it when its attempt log holds an earlier attempt at the same row and event id that may
  * have reached the broker and was not marked published: the crash (or rollback, or failed mark) between publish and
- * mark, which the broker is there to absorb. Any other duplicate is <em>unexplained</em>: an earlier attempt marked
+ * mark, which the broker is there to absorb, and a commit whose outcome was unknown (the connection lost during it,
+ * the broker killed, a failover: {@link AttemptLog.Observation#OUTCOME_UNKNOWN}); also, log or not, the resend of a
+ * batch in the same cycle after such a commit ({@link PublishResult#resentAfterUnknownOutcome()}). Any other duplicate is <em>unexplained</em>: an earlier attempt marked
  * published means that row was done and this is a new row with identical content (a restored or reloaded outbox),
  * no attempt at all means another relay or table produced it, or the attempts were pruned by retention, or the attempt
  * log is off (then every duplicate is unexplained, the relay keeping no record across restarts). Unexplained duplicates
@@ -122,12 +124,15 @@ final class DuplicateIds {
 
     /**
      * Of the events the broker reported as duplicates in this cycle, those the relay has no record of sending (see
-     * the class comment); counted and logged here, once per row while the attempt log holds the finding.
+     * the class comment); counted and logged here, once per row while the attempt log holds the finding. None when the
+     * batch was sent again in this cycle after a commit of it whose outcome was unknown: that commit explains them,
+     * attempt log or not.
      *
      * @param cycle this cycle's id in the attempt log ({@code null} when nothing is logged)
      */
-    List<OutboundEvent> unexplained(String cycle, List<OutboundEvent> duplicates) {
-        if (duplicates.isEmpty()) {
+    List<OutboundEvent> unexplained(String cycle, PublishResult result) {
+        List<OutboundEvent> duplicates = result.duplicates();
+        if (duplicates.isEmpty() || result.resentAfterUnknownOutcome()) {
             return List.of();
         }
         Map<String, List<AttemptLog.Entry>> earlier;

@@ -312,7 +312,10 @@ public final class OutboxRelay implements Processor, AutoCloseable {
         AttemptWrite write = evidence.write(c.id, c.attempted, c.now);
         PublishResult result;
         try {
-            result = publisher.publish(c.events, c.keepOrder(), write::await);
+            result = publisher.publish(c.events, c.keepOrder(), () -> {
+                write.await();
+                hooks.forEach(h -> h.beforeBrokerCommit(settings.relay()));
+            });
             write.await(); // also when nothing was sent
         } catch (RuntimeException e) {
             evidence.notConfirmed(write, e);
@@ -320,7 +323,7 @@ public final class OutboxRelay implements Processor, AutoCloseable {
         }
         // the answer is written with the mark state once the transaction ended (AttemptLog.finished); the duplicate
         // check reads the log and, when it cannot, counts nothing unexplained rather than failing the cycle
-        evidence.answered(write, result, duplicateIds.unexplained(write.cycle(), result.duplicates()));
+        evidence.answered(write, result, duplicateIds.unexplained(write.cycle(), result));
         return result;
     }
 

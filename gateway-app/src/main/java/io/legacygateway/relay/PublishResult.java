@@ -15,9 +15,12 @@ import java.util.List;
  *                   the refused row is published or parked, or the address has room)
  * @param duplicates those of {@code confirmed} that the broker reported it already held: it dropped them as
  *                   duplicates (see {@link DuplicateIds})
+ * @param resentAfterUnknownOutcome the batch was sent again in this publish after a commit of it failed without an
+ *                   answer (see {@link PublishException#outcomeUnknown()}): that commit may have stored any of the
+ *                   {@code duplicates}, which it explains
  */
 public record PublishResult(List<OutboundEvent> confirmed, List<Refusal> refused, List<OutboundEvent> deferred,
-                            List<OutboundEvent> duplicates) {
+                            List<OutboundEvent> duplicates, boolean resentAfterUnknownOutcome) {
 
     public PublishResult {
         confirmed = List.copyOf(confirmed);
@@ -26,8 +29,18 @@ public record PublishResult(List<OutboundEvent> confirmed, List<Refusal> refused
         duplicates = List.copyOf(duplicates);
     }
 
+    public PublishResult(List<OutboundEvent> confirmed, List<Refusal> refused, List<OutboundEvent> deferred,
+                         List<OutboundEvent> duplicates) {
+        this(confirmed, refused, deferred, duplicates, false);
+    }
+
     public PublishResult(List<OutboundEvent> confirmed, List<Refusal> refused, List<OutboundEvent> deferred) {
         this(confirmed, refused, deferred, List.of());
+    }
+
+    /** This result, of a batch sent again after a commit of it whose outcome is unknown. */
+    public PublishResult afterUnknownOutcome() {
+        return new PublishResult(confirmed, refused, deferred, duplicates, true);
     }
 
     /** An event the broker refused, with the broker's reason. */

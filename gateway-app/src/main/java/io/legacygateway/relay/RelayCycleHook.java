@@ -13,6 +13,15 @@ public interface RelayCycleHook {
     void afterPublishBeforeMark(String relay, List<OutboxRow> published);
 
     /**
+     * Called when a cycle's batch has been sent and its attempts are on record, before the broker is asked to commit
+     * it ({@code transactionMode: LOCAL}; in XA, before the global transaction's commit): the window in which a
+     * connection lost or a broker killed leaves the commit's outcome unknown. Called again when the batch is sent again
+     * in the same cycle (on a new connection, or one message at a time).
+     */
+    default void beforeBrokerCommit(String relay) {
+    }
+
+    /**
      * {@code transactionMode: XA}: called before each branch of a cycle's global transaction commits in phase two
      * (the database's, the broker's), so at its first call both are prepared and Narayana has written its record: the
      * window that recovery closes after a crash. Not called for a transaction committed in one phase (a single

@@ -1,5 +1,6 @@
 package io.legacygateway.relay;
 
+import io.legacygateway.adapters.sql.GatewaySchema;
 import io.legacygateway.broker.BrokerConnections;
 import io.legacygateway.config.GatewayDataSources;
 import io.legacygateway.transactions.HookedBranch;
@@ -94,6 +95,9 @@ final class RelayTransactions {
         DataSource plain = dataSources.get(name, RelaySettings.label(s.relay(), "dataSource"));
         XADataSource xaDataSource = XaDataSources.of(name, dataSources.spec(name, parameter),
                 dataSources.dialect(name), plain, parameter);
+        // the node id is claimed in the relay's database before recovery runs (XaNodeClaim)
+        dataSources.initializeSchema(name, GatewaySchema.RELAY, "outbox-relay '" + s.relay() + "' (its XA node claim)");
+        xa.claimNode(name, plain, dataSources.dialect(name), parameter);
         xa.start(parameter);
         if (xaConnectionFactory == null) {
             xaConnectionFactory = BrokerConnections.xaFactory(connectionFactory, parameter);

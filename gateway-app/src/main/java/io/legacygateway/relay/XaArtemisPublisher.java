@@ -3,6 +3,7 @@ package io.legacygateway.relay;
 import io.legacygateway.envelope.EnvelopeMessages;
 import io.legacygateway.transactions.HookedBranch;
 import io.legacygateway.transactions.XaTransactions;
+import jakarta.jms.ConnectionFactory;
 import jakarta.jms.DeliveryMode;
 import jakarta.jms.JMSException;
 import jakarta.jms.Message;
@@ -17,6 +18,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import javax.transaction.xa.XAException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -27,8 +29,18 @@ import org.slf4j.LoggerFactory;
  *
  * <p>An event to an address that does not exist (and would not be created) is refused before it is sent, as in LOCAL
  * mode, and later events of its aggregate are deferred. Any other failure of a send throws {@link PublishException}:
- * the whole global transaction rolls back, as in an outage (no one-at-a-time resend in this mode: a duplicate id or a
- * refusal reported at prepare rolls the batch back as a whole).
+ * the whole global transaction rolls back, as in an outage.
+ *
+ * <p>The broker reports a duplicate id (an event it already holds: an operator's retry of a published row, a reloaded
+ * table, a switch from LOCAL after a crash between publish and mark) or a refusal only when the branch prepares, which
+ * then fails and rolls the whole global transaction back; the same rows would be claimed first again, and fail again,
+ * for ever. So after the broker's branch failed its prepare while its connection stayed up, the relay's next batch is
+ * published as LOCAL publishes a batch the broker rejected ({@link ArtemisPublisher}): one event at a time, each in a
+ * broker transaction of its own on a plain connection, outside the global transaction, so that the broker names the
+ * events it holds (confirmed: it has them), stores the others and refuses exactly those it will not take. That batch
+ * then has LOCAL's guarantee, not XA's: its events are committed on the broker before the database's branch commits
+ * the marks, and a crash in between sends them again, the broker dropping the copies. The batch after it is published
+ * in the global transaction again.
  *
  * <p>Not thread-safe: one instance per relay. The connection is kept between batches and rebuilt after a failure.
  */
@@ -47,6 +59,8 @@ final class XaArtemisPublisher implements EventPublisher {
     private XASession session;
     private MessageProducer producer;
     private volatile boolean broken;
+    /** The broker's branch failed its prepare while the connection stayed up: the next batch goes one at a time. */
+    private volatile boolean prepareRefused;
 
     XaArtemisPublisher(XAConnectionFactory connectionFactory, XaTransactions transactions, String relay,
                        HookedBranch.Hooks hooks) {
@@ -62,6 +76,10 @@ final class XaArtemisPublisher implements EventPublisher {
             beforeCommit.run();
             return PublishResult.allConfirmed(List.of());
         }
+        if (prepareRefused) {
+            prepareRefused = false;
+            return oneAtATime(events, keepAggregateOrder, beforeCommit);
+        }
         Transaction tx = transactions.active();
         if (tx == null) {
             throw new IllegalStateException("relay '" + relay + "': an XA publish needs the cycle's global"
@@ -72,7 +90,7 @@ final class XaArtemisPublisher implements EventPublisher {
         List<OutboundEvent> deferred = new ArrayList<>();
         try {
             open();
-            if (!tx.enlistResource(new HookedBranch(session.getXAResource(), hooks))) {
+            if (!tx.enlistResource(new HookedBranch(session.getXAResource(), watched()))) {
                 throw new IllegalStateException("the global transaction refused the broker branch");
             }
             Set<String> stopped = new HashSet<>();
@@ -101,6 +119,46 @@ final class XaArtemisPublisher implements EventPublisher {
         }
         beforeCommit.run();
         return new PublishResult(sent, refused, deferred);
+    }
+
+    /** The relay's hooks, and a watch on the branch's prepare. */
+    private HookedBranch.Hooks watched() {
+        return new HookedBranch.Hooks() {
+            @Override
+            public void beforePrepare() {
+                hooks.beforePrepare();
+            }
+
+            @Override
+            public void beforeCommit() {
+                hooks.beforeCommit();
+            }
+
+            @Override
+            public void prepareFailed(XAException e) {
+                // Artemis's client reports a duplicate id at prepare as XAER_RMFAIL with the broker's exception as its
+                // cause ("failover occurred during prepare"): tell it from an outage by that cause, not by the code
+                if (BrokerFailures.duplicate(e) || !(broken || BrokerFailures.outage(e))) {
+                    prepareRefused = true;
+                    log.warn("Relay '{}': the broker refused to prepare its branch of a batch (XA error {}: {}), the"
+                            + " global transaction rolls back; the next batch is sent one event at a time, outside"
+                            + " the global transaction (as in LOCAL), so that the broker names an event it already"
+                            + " holds (a duplicate id) or refuses", relay, e.errorCode,
+                            e.getCause() == null ? e.getMessage() : BrokerFailures.reason(e.getCause()));
+                }
+            }
+        };
+    }
+
+    /** As LOCAL publishes a batch the broker rejected: see the class comment. */
+    private PublishResult oneAtATime(List<OutboundEvent> events, boolean keepAggregateOrder, Runnable beforeCommit) {
+        if (!(connectionFactory instanceof ConnectionFactory plain)) {
+            throw new PublishException("relay '" + relay + "': the broker's XA connection factory makes no plain"
+                    + " connections, the batch cannot be sent one event at a time", null);
+        }
+        try (ArtemisPublisher local = new ArtemisPublisher(plain, relay)) {
+            return local.publish(events, keepAggregateOrder, beforeCommit);
+        }
     }
 
     private void open() throws JMSException {

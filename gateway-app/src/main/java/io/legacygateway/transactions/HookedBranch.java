@@ -7,17 +7,21 @@ import javax.transaction.xa.Xid;
 /**
  * A branch's {@link XAResource} with hooks at the two moments a crash leaves work for recovery: before it prepares
  * (the branches enlisted before it are prepared, Narayana has written no record yet) and before it commits in phase
- * two (every branch is prepared and the record is written). Production hooks do nothing; tests halt the process there.
- * Everything else goes to the branch as it is.
+ * two (every branch is prepared and the record is written); and it tells when its prepare failed. Production hooks do
+ * nothing at the two moments; tests halt the process there. Everything else goes to the branch as it is.
  */
 public final class HookedBranch implements XAResource {
 
-    /** What runs at those moments; both do nothing by default. */
+    /** What runs at those moments; each does nothing by default. */
     public interface Hooks {
         default void beforePrepare() {
         }
 
         default void beforeCommit() {
+        }
+
+        /** The branch's prepare failed with {@code e} (thrown on to the transaction manager afterwards). */
+        default void prepareFailed(XAException e) {
         }
     }
 
@@ -61,7 +65,12 @@ public final class HookedBranch implements XAResource {
     @Override
     public int prepare(Xid xid) throws XAException {
         hooks.beforePrepare();
-        return branch.prepare(xid);
+        try {
+            return branch.prepare(xid);
+        } catch (XAException e) {
+            hooks.prepareFailed(e);
+            throw e;
+        }
     }
 
     @Override

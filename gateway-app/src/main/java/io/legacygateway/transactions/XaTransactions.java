@@ -1,5 +1,6 @@
 package io.legacygateway.transactions;
 
+import io.legacygateway.adapters.sql.Dialect;
 import io.legacygateway.config.GatewayProperties;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -19,6 +20,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Supplier;
+import javax.sql.DataSource;
 import javax.sql.XADataSource;
 import javax.transaction.xa.Xid;
 import org.slf4j.Logger;
@@ -48,6 +50,8 @@ public class XaTransactions implements DisposableBean {
     private final List<RecoveryResource> helpers = new ArrayList<>();
     /** The resource managers recovery asks already (datasource names, the broker): relays and consumers share them. */
     private final Set<String> recovered = new HashSet<>();
+    /** This gateway's node id claimed in each XA relay's datasource, by datasource name. */
+    private final Map<String, XaNodeClaim> claims = new LinkedHashMap<>();
     /** Narayana's (arjunacore) transaction manager, whose transactions are per thread; set by {@link #start}. */
     private TransactionManager transactionManager;
     private XaOutcomes platform;
@@ -77,16 +81,7 @@ public class XaTransactions implements DisposableBean {
         if (transactionManager != null) {
             return;
         }
-        String dir = settings.logDir();
-        if (dir == null || dir.isBlank()) {
-            throw new IllegalArgumentException(forWhat + " is XA, which needs " + LOG_DIR + ": the folder of"
-                    + " Narayana's object store, which must survive restarts (not under /tmp); it is not set");
-        }
-        if (settings.nodeId() == null || settings.nodeId().isBlank()) {
-            throw new IllegalArgumentException(forWhat + " is XA, which needs " + NODE_ID + ": this instance's"
-                    + " transaction node name, unique per gateway sharing a database or broker; it is not set");
-        }
-        Path store = Path.of(dir).toAbsolutePath().normalize();
+        Path store = objectStore(forWhat);
         Narayana.configure(store, settings.nodeId(), Math.max(1, (int) settings.recoveryInterval().toSeconds()));
         Narayana.startRecovery();
         transactionManager = Narayana.transactionManager();
@@ -105,6 +100,36 @@ public class XaTransactions implements DisposableBean {
             log.warn("{} is under the temporary folder ({}): a record there may not survive a restart, and recovery"
                     + " then cannot complete a transaction left between its prepare and its commit", LOG_DIR, store);
         }
+    }
+
+    /**
+     * Claims this gateway's node id in the database of an XA relay, once per datasource, before {@link #start} runs
+     * recovery: refused, naming {@value #NODE_ID}, while another gateway holds it ({@link XaNodeClaim}).
+     *
+     * @throws IllegalArgumentException naming the key when {@code log-dir} or {@code node-id} is missing
+     * @throws IllegalStateException    naming {@value #NODE_ID} when another gateway holds the node id there
+     */
+    public synchronized void claimNode(String name, DataSource dataSource, Dialect dialect, String forWhat) {
+        if (claims.containsKey(name)) {
+            return;
+        }
+        Path store = objectStore(forWhat);
+        claims.put(name, XaNodeClaim.claim(name, dataSource, dialect, settings.nodeId(), XaNodeClaim.holder(store),
+                forWhat));
+    }
+
+    /** The object store's folder; checks that it and the node id are set. */
+    private Path objectStore(String forWhat) {
+        String dir = settings.logDir();
+        if (dir == null || dir.isBlank()) {
+            throw new IllegalArgumentException(forWhat + " is XA, which needs " + LOG_DIR + ": the folder of"
+                    + " Narayana's object store, which must survive restarts (not under /tmp); it is not set");
+        }
+        if (settings.nodeId() == null || settings.nodeId().isBlank()) {
+            throw new IllegalArgumentException(forWhat + " is XA, which needs " + NODE_ID + ": this instance's"
+                    + " transaction node name, unique per gateway sharing a database or broker; it is not set");
+        }
+        return Path.of(dir).toAbsolutePath().normalize();
     }
 
     /** Whether a relay started Narayana (operations, tests). */
@@ -231,6 +256,8 @@ public class XaTransactions implements DisposableBean {
      */
     @Override
     public synchronized void destroy() {
+        claims.values().forEach(XaNodeClaim::close);
+        claims.clear();
         if (transactionManager == null) {
             return;
         }

@@ -32,6 +32,17 @@ public class RelayFaults implements RelayCycleHook {
     private final Map<String, CountDownLatch> commitPaused = new ConcurrentHashMap<>();
     private final Map<String, CountDownLatch> commitReached = new ConcurrentHashMap<>();
     private final Map<String, Runnable> onCommitRelease = new ConcurrentHashMap<>();
+    private final Map<String, AtomicInteger> brokerCommitsBeforeAction = new ConcurrentHashMap<>();
+    private final Map<String, Runnable> atBrokerCommit = new ConcurrentHashMap<>();
+
+    /**
+     * Runs {@code action} on the relay's thread once, just before the broker is asked to commit the relay's
+     * {@code nth} batch from now (1: the next one), its events sent and its attempts on record.
+     */
+    public void atBrokerCommit(String relay, int nth, Runnable action) {
+        brokerCommitsBeforeAction.put(relay, new AtomicInteger(nth));
+        atBrokerCommit.put(relay, action);
+    }
 
     public void crashOnceAfterPublish(String relay) {
         crashOnce.put(relay, true);
@@ -106,6 +117,15 @@ public class RelayFaults implements RelayCycleHook {
             }
             commitPaused.remove(relay); // the cycle's other branches commit without a pause
             onCommitRelease.remove(relay).run();
+        }
+    }
+
+    @Override
+    public void beforeBrokerCommit(String relay) {
+        AtomicInteger countdown = brokerCommitsBeforeAction.get(relay);
+        if (countdown != null && countdown.decrementAndGet() == 0) {
+            brokerCommitsBeforeAction.remove(relay);
+            atBrokerCommit.remove(relay).run();
         }
     }
 

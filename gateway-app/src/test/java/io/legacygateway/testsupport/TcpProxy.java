@@ -10,11 +10,14 @@ import java.net.ServerSocket;
 import java.net.Socket;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
 
 /**
- * A loopback TCP proxy in front of a real server (a database), so a test can make that server unreachable for the
- * gateway alone: {@link #stop()} closes the listening port and every proxied connection (the gateway's pooled
- * connections break, new ones are refused), {@link #start()} listens again on the same port.
+ * A loopback TCP proxy in front of a real server (a database, a broker), so a test can make that server unreachable for
+ * the gateway alone: {@link #stop()} closes the listening port and every proxied connection (the gateway's pooled
+ * connections break, new ones are refused), {@link #start()} listens again on the same port. {@link #holdReplies()}
+ * then {@link #cutConnections()} lose the answer to a request the server carried out (a commit whose outcome the
+ * client cannot know).
  */
 public final class TcpProxy implements AutoCloseable {
 
@@ -24,6 +27,8 @@ public final class TcpProxy implements AutoCloseable {
     private final Set<Socket> silenced = ConcurrentHashMap.newKeySet();
     private volatile ServerSocket server;
     private int port;
+    /** While set, what the target answers is held back (not forwarded to the client) until it is released. */
+    private volatile CountDownLatch repliesHeld;
 
     public TcpProxy(String targetHost, int targetPort) {
         this.targetHost = targetHost;
@@ -58,10 +63,7 @@ public final class TcpProxy implements AutoCloseable {
         ServerSocket s = server;
         server = null;
         closeQuietly(s);
-        for (Socket socket : sockets) {
-            closeQuietly(socket);
-        }
-        sockets.clear();
+        cutConnections();
     }
 
     /**
@@ -86,6 +88,32 @@ public final class TcpProxy implements AutoCloseable {
         return port;
     }
 
+    /**
+     * From now on the target's answers are not forwarded to the clients (what the clients send still reaches the
+     * target): a request the target has carried out gets no reply, as when the connection is lost right after it.
+     * {@link #cutConnections()} or {@link #stop()} ends the hold.
+     */
+    public void holdReplies() {
+        repliesHeld = new CountDownLatch(1);
+    }
+
+    /** Closes every proxied connection, replies held back included, and keeps listening for new ones. */
+    public synchronized void cutConnections() {
+        for (Socket socket : sockets) {
+            closeQuietly(socket);
+        }
+        sockets.clear();
+        releaseReplies();
+    }
+
+    private void releaseReplies() {
+        CountDownLatch held = repliesHeld;
+        repliesHeld = null;
+        if (held != null) {
+            held.countDown();
+        }
+    }
+
     @Override
     public void close() {
         stop();
@@ -95,14 +123,20 @@ public final class TcpProxy implements AutoCloseable {
         while (!s.isClosed()) {
             try {
                 Socket client = s.accept();
-                Socket upstream = new Socket(targetHost, targetPort);
+                Socket upstream;
+                try {
+                    upstream = new Socket(targetHost, targetPort);
+                } catch (IOException refused) {
+                    closeQuietly(client); // the client sees its connection closed at once, as with the target itself
+                    continue;
+                }
                 client.setTcpNoDelay(true);
                 upstream.setTcpNoDelay(true);
                 if (!register(s, client, upstream)) {
                     continue; // accepted while stop() ran: it must not outlive the outage
                 }
-                pump(client, upstream);
-                pump(upstream, client);
+                pump(client, upstream, false);
+                pump(upstream, client, true);
             } catch (IOException e) {
                 // closed by stop(), or the target refused: the client sees its connection fail
             }
@@ -125,7 +159,7 @@ public final class TcpProxy implements AutoCloseable {
         return true;
     }
 
-    private void pump(Socket from, Socket to) {
+    private void pump(Socket from, Socket to, boolean replies) {
         Thread t = new Thread(() -> {
             byte[] buffer = new byte[16 * 1024];
             try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
@@ -134,11 +168,17 @@ public final class TcpProxy implements AutoCloseable {
                     if (silenced.contains(from) || silenced.contains(to)) {
                         continue; // a dead path: the bytes go nowhere, and nobody is told
                     }
+                    CountDownLatch held = replies ? repliesHeld : null;
+                    if (held != null) {
+                        held.await(); // until the connection is cut (then the write below fails) or released
+                    }
                     out.write(buffer, 0, n);
                     out.flush();
                 }
             } catch (IOException e) {
                 // one side went away
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
             } finally {
                 closeQuietly(from);
                 closeQuietly(to);

@@ -90,8 +90,14 @@ public final class AttemptLog {
         REFUSED,
         /** Not sent: an earlier event of its aggregate was refused in the same batch. */
         DEFERRED,
-        /** The batch failed as a whole (broker or connection); nothing of it was confirmed. */
+        /** The batch failed as a whole (broker or connection) before its commit was asked: nothing of it was delivered. */
         FAILED,
+        /**
+         * The broker's commit of the batch failed without an answer (the connection lost during the commit, the broker
+         * killed or failed over): the broker may have stored any of it. The rows are not charged an attempt and are
+         * sent again; the broker drops the copies it holds, which this attempt explains (no unexplained duplicate).
+         */
+        OUTCOME_UNKNOWN,
         /** The row could not become an event; nothing was sent. */
         NOT_SENT,
         /** A step of the relay dropped the event (the detail says why): nothing was sent, the row was marked done. */
@@ -99,7 +105,7 @@ public final class AttemptLog {
 
         /** Whether an attempt with this observation may have put the event on the broker. */
         public boolean mayHaveDelivered() {
-            return this == SENT || this == CONFIRMED;
+            return this == SENT || this == CONFIRMED || this == OUTCOME_UNKNOWN;
         }
     }
 

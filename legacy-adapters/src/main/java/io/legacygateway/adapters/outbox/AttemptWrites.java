@@ -191,7 +191,7 @@ final class AttemptWrites {
         return switch (o) {
             case CONFIRMED, DUPLICATE, FILTERED -> MarkState.PUBLISHED;
             case REFUSED, NOT_SENT -> MarkState.RETRY;
-            case SENT, DEFERRED, FAILED -> MarkState.UNCHANGED;
+            case SENT, DEFERRED, FAILED, OUTCOME_UNKNOWN -> MarkState.UNCHANGED;
         };
     }
 

@@ -277,7 +277,7 @@ SELECT row_key, event_id, aggregate_key, attempted_at, instance, observation, ma
 -- name: attempt.repeated
 -- Rows with more than one attempt that may have reached the broker (confirmed, or sent without a recorded answer)
 -- since a time. binds: relay, since
-SELECT row_key FROM ({effective}) e WHERE attempted_at >= ? AND observation IN ('CONFIRMED', 'SENT') GROUP BY row_key HAVING COUNT(*) > 1
+SELECT row_key FROM ({effective}) e WHERE attempted_at >= ? AND observation IN ('CONFIRMED', 'SENT', 'OUTCOME_UNKNOWN') GROUP BY row_key HAVING COUNT(*) > 1
 
 -- name: attempt.duplicates
 -- Rows the broker reported as duplicates that the relay has no record of sending, since a time. binds: relay, since

@@ -142,3 +142,20 @@ CREATE INDEX {index} ON {table} ({publishedAt}, {order})
 
 -- name: advice.pendingIndex.delete
 CREATE INDEX {index} ON {table} ({order})
+
+-- name: xaNode.read
+-- binds: node id. The holder, and its heartbeat's age in seconds (UTC, whatever the session's time zone); the row stays
+-- locked until the claim's transaction ends.
+SELECT holder, TIMESTAMPDIFF(MICROSECOND, heartbeat_at, UTC_TIMESTAMP(6)) / 1000000 FROM gateway_xa_node WHERE node_id = ? FOR UPDATE
+
+-- name: xaNode.insert
+-- binds: node id, holder
+INSERT INTO gateway_xa_node (node_id, holder, claimed_at, heartbeat_at) VALUES (?, ?, UTC_TIMESTAMP(6), UTC_TIMESTAMP(6))
+
+-- name: xaNode.take
+-- binds: holder, node id
+UPDATE gateway_xa_node SET holder = ?, claimed_at = UTC_TIMESTAMP(6), heartbeat_at = UTC_TIMESTAMP(6) WHERE node_id = ?
+
+-- name: xaNode.heartbeat
+-- binds: node id, holder. 0 rows: another gateway took the node id over.
+UPDATE gateway_xa_node SET heartbeat_at = UTC_TIMESTAMP(6) WHERE node_id = ? AND holder = ?

@@ -185,3 +185,20 @@ UNLISTEN *
 -- name: xa.preparedTransactions
 -- 0 (the default) means the server refuses PREPARE TRANSACTION, which two-phase commit (transactionMode XA) needs
 SHOW max_prepared_transactions
+
+-- name: xaNode.read
+-- binds: node id. The holder, and its heartbeat's age in seconds on the database's clock; the row stays locked until
+-- the claim's transaction ends.
+SELECT holder, EXTRACT(EPOCH FROM (CURRENT_TIMESTAMP - heartbeat_at)) FROM gateway_xa_node WHERE node_id = ? FOR UPDATE
+
+-- name: xaNode.insert
+-- binds: node id, holder
+INSERT INTO gateway_xa_node (node_id, holder, claimed_at, heartbeat_at) VALUES (?, ?, CURRENT_TIMESTAMP, CURRENT_TIMESTAMP)
+
+-- name: xaNode.take
+-- binds: holder, node id
+UPDATE gateway_xa_node SET holder = ?, claimed_at = CURRENT_TIMESTAMP, heartbeat_at = CURRENT_TIMESTAMP WHERE node_id = ?
+
+-- name: xaNode.heartbeat
+-- binds: node id, holder. 0 rows: another gateway took the node id over.
+UPDATE gateway_xa_node SET heartbeat_at = CURRENT_TIMESTAMP WHERE node_id = ? AND holder = ?

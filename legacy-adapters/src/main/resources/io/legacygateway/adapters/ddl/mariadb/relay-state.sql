@@ -29,7 +29,7 @@ ALTER TABLE gateway_outbox_rejection ADD COLUMN IF NOT EXISTS state VARCHAR(16) 
 ALTER TABLE gateway_outbox_rejection ADD COLUMN IF NOT EXISTS next_retry_at DATETIME(6) NULL;
 -- gateway_outbox_attempt: the relay's attempt log, one row per row per cycle that tried to publish it (written in
 -- transactions of their own, so that a cycle which rolls back or dies still leaves its evidence): what was observed
--- from the broker (SENT: no answer recorded, CONFIRMED, REFUSED, DEFERRED, FAILED: the batch failed as a whole,
+-- from the broker (SENT: no answer recorded, CONFIRMED, REFUSED, DEFERRED, FAILED: the batch failed as a whole, OUTCOME_UNKNOWN: its commit failed without an answer (may have delivered),
 -- NOT_SENT: the row could not become an event, DUPLICATE: the broker already held it and the relay has no record of
 -- sending it, FILTERED: a step of the relay dropped it and the row was marked done) and the mark state once the cycle ended (NONE: it never ended,
 -- PUBLISHED, RETRY, FAILED, ROLLED_BACK). The reconciliation report is derived from it. Kept for
@@ -69,3 +69,15 @@ CREATE INDEX IF NOT EXISTS gateway_outbox_cycle_time ON gateway_outbox_cycle (re
 -- the relay's transactionMode in that cycle (LOCAL, XA); NULL in rows of a version before it. Added after
 -- gateway_outbox_cycle: the attempt log writes it only where the column exists.
 ALTER TABLE gateway_outbox_cycle ADD COLUMN IF NOT EXISTS transaction_mode VARCHAR(8) NULL;
+-- gateway_xa_node: which gateway holds each XA node id (gateway.transactions.node-id), in the datasource of each relay
+-- with transactionMode XA. Claimed at start, kept by a heartbeat: a second gateway with the same node id is refused at
+-- its start while the holder's heartbeat is younger than the lease (its recovery would presume abort of the holder's
+-- prepared branches). holder: host and object store folder of the gateway, so that the same instance restarted after a
+-- crash claims it again at once. Times in UTC (UTC_TIMESTAMP), whatever the sessions' time zones. The gateway needs
+-- SELECT, INSERT, UPDATE on it.
+CREATE TABLE IF NOT EXISTS gateway_xa_node (
+    node_id      VARCHAR(28)  NOT NULL PRIMARY KEY,
+    holder       VARCHAR(600) NOT NULL,
+    claimed_at   DATETIME(6)  NOT NULL,
+    heartbeat_at DATETIME(6)  NOT NULL
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;

@@ -33,7 +33,7 @@ ALTER TABLE gateway_outbox_rejection ADD COLUMN IF NOT EXISTS state VARCHAR(16) 
 ALTER TABLE gateway_outbox_rejection ADD COLUMN IF NOT EXISTS next_retry_at TIMESTAMPTZ;
 -- gateway_outbox_attempt: the relay's attempt log, one row per row per cycle that tried to publish it (written in
 -- transactions of their own, so that a cycle which rolls back or dies still leaves its evidence): what was observed
--- from the broker (SENT: no answer recorded, CONFIRMED, REFUSED, DEFERRED, FAILED: the batch failed as a whole,
+-- from the broker (SENT: no answer recorded, CONFIRMED, REFUSED, DEFERRED, FAILED: the batch failed as a whole, OUTCOME_UNKNOWN: its commit failed without an answer (may have delivered),
 -- NOT_SENT: the row could not become an event, DUPLICATE: the broker already held it and the relay has no record of
 -- sending it, FILTERED: a step of the relay dropped it and the row was marked done) and the mark state once the cycle ended (NONE: it never ended,
 -- PUBLISHED, RETRY, FAILED, ROLLED_BACK). The reconciliation report is derived from it. Kept for
@@ -99,3 +99,14 @@ CREATE TABLE IF NOT EXISTS gateway_outbox_attempt_pack (
 CREATE INDEX IF NOT EXISTS gateway_outbox_attempt_pack_time ON gateway_outbox_attempt_pack (relay, attempted_at);
 CREATE INDEX IF NOT EXISTS gateway_outbox_attempt_pack_rows ON gateway_outbox_attempt_pack USING gin (row_keys)
     WITH (fastupdate = off);
+-- gateway_xa_node: which gateway holds each XA node id (gateway.transactions.node-id), in the datasource of each relay
+-- with transactionMode XA. Claimed at start, kept by a heartbeat: a second gateway with the same node id is refused at
+-- its start while the holder's heartbeat is younger than the lease (its recovery would presume abort of the holder's
+-- prepared branches). holder: host and object store folder of the gateway, so that the same instance restarted after a
+-- crash claims it again at once. The gateway needs SELECT, INSERT, UPDATE on it.
+CREATE TABLE IF NOT EXISTS gateway_xa_node (
+    node_id      VARCHAR(28)  PRIMARY KEY,
+    holder       VARCHAR(600) NOT NULL,
+    claimed_at   TIMESTAMPTZ  NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    heartbeat_at TIMESTAMPTZ  NOT NULL DEFAULT CURRENT_TIMESTAMP
+);

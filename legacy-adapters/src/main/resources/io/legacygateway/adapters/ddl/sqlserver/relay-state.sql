@@ -24,7 +24,7 @@ CREATE TABLE gateway_outbox_rejection (
 );
 -- gateway_outbox_attempt: the relay's attempt log, one row per row per cycle that tried to publish it (written in
 -- transactions of their own, so that a cycle which rolls back or dies still leaves its evidence): what was observed
--- from the broker (SENT: no answer recorded, CONFIRMED, REFUSED, DEFERRED, FAILED: the batch failed as a whole,
+-- from the broker (SENT: no answer recorded, CONFIRMED, REFUSED, DEFERRED, FAILED: the batch failed as a whole, OUTCOME_UNKNOWN: its commit failed without an answer (may have delivered),
 -- NOT_SENT: the row could not become an event, DUPLICATE: the broker already held it and the relay has no record of
 -- sending it, FILTERED: a step of the relay dropped it and the row was marked done) and the mark state once the cycle ended (NONE: it never ended,
 -- PUBLISHED, RETRY, FAILED, ROLLED_BACK). The reconciliation report is derived from it. Kept for
