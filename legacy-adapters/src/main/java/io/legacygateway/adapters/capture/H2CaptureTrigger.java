@@ -1,5 +1,6 @@
 package io.legacygateway.adapters.capture;
 
+import io.legacygateway.adapters.outbox.PayloadField;
 import io.legacygateway.adapters.sql.TableName;
 import java.math.BigDecimal;
 import java.sql.Connection;
@@ -98,7 +99,7 @@ public final class H2CaptureTrigger implements Trigger {
             key.append(i == 0 ? "" : ":").append(keyRow[keyIndexes[i]]);
         }
         StringBuilder json = new StringBuilder("{\"operation\":\"").append(operation).append("\",\"table\":");
-        string(json, tableName);
+        PayloadField.appendJsonString(json, tableName);
         if (newRow != null) {
             image(json.append(",\"new\":"), newRow);
         }
@@ -126,7 +127,7 @@ public final class H2CaptureTrigger implements Trigger {
             if (i > 0) {
                 json.append(',');
             }
-            string(json, columns.get(i));
+            PayloadField.appendJsonString(json, columns.get(i));
             json.append(':');
             value(json, row[i]);
         }
@@ -141,31 +142,10 @@ public final class H2CaptureTrigger implements Trigger {
         } else if (v instanceof Number || v instanceof Boolean) {
             json.append(v);
         } else if (v instanceof byte[] bytes) {
-            string(json, Base64.getEncoder().encodeToString(bytes));
+            PayloadField.appendJsonString(json, Base64.getEncoder().encodeToString(bytes));
         } else {
-            string(json, v.toString());
+            PayloadField.appendJsonString(json, v.toString());
         }
-    }
-
-    private static void string(StringBuilder json, String s) {
-        json.append('"');
-        for (char c : s.toCharArray()) {
-            switch (c) {
-                case '"' -> json.append("\\\"");
-                case '\\' -> json.append("\\\\");
-                case '\n' -> json.append("\\n");
-                case '\r' -> json.append("\\r");
-                case '\t' -> json.append("\\t");
-                default -> {
-                    if (c < 0x20) {
-                        json.append(String.format("\\u%04x", (int) c));
-                    } else {
-                        json.append(c);
-                    }
-                }
-            }
-        }
-        json.append('"');
     }
 
     private static String quote(String identifier) {

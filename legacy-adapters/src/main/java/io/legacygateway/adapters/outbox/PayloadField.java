@@ -90,7 +90,7 @@ public record PayloadField(String column, Type type) {
 
     /** Appends {@code "column": value} of the row's value at {@code index}. */
     void append(StringBuilder json, ResultSet rs, int index) throws SQLException {
-        string(json, column);
+        appendJsonString(json, column);
         json.append(':');
         String value = switch (type) {
             case STRING, JSON -> rs.getString(index);
@@ -128,12 +128,12 @@ public record PayloadField(String column, Type type) {
         } else if (type == Type.NUMBER || type == Type.BOOLEAN || type == Type.JSON) {
             json.append(value);
         } else {
-            string(json, value);
+            appendJsonString(json, value);
         }
     }
 
-    /** A JSON string: quote, backslash and control characters escaped. */
-    private static void string(StringBuilder json, String s) {
+    /** Appends {@code s} as a JSON string: quote, backslash and control characters escaped. */
+    public static void appendJsonString(StringBuilder json, String s) {
         json.append('"');
         for (int i = 0; i < s.length(); i++) {
             char ch = s.charAt(i);
