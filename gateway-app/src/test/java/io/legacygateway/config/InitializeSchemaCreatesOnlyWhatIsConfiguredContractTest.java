@@ -62,11 +62,18 @@ abstract class InitializeSchemaCreatesOnlyWhatIsConfiguredContractTest {
         new JdbcTemplate(target).execute("CREATE TABLE applied_orders (message_id VARCHAR(255) PRIMARY KEY)");
     }
 
-    /** A relay's own tables on this database: PostgreSQL's attempt log also packs a cycle's attempts in one row. */
+    /**
+     * A relay's own tables on this database: PostgreSQL's attempt log also packs a cycle's attempts in one row, and
+     * where XA relays can run, the holder of each XA node id ({@code gateway_xa_node}) is one of them.
+     */
     private static Set<String> relayTables(DataSource dataSource) {
         Set<String> tables = new TreeSet<>(RELAY_TABLES);
-        if (Dialect.detect(dataSource).has("attempt.packed.insert")) {
+        Dialect dialect = Dialect.detect(dataSource);
+        if (dialect.has("attempt.packed.insert")) {
             tables.add("gateway_outbox_attempt_pack");
+        }
+        if (dialect.has("xaNode.insert")) {
+            tables.add("gateway_xa_node");
         }
         return tables;
     }
