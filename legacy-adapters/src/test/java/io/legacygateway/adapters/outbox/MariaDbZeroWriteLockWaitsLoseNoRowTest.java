@@ -26,7 +26,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -89,7 +88,8 @@ class MariaDbZeroWriteLockWaitsLoseNoRowTest {
             app.commit();
         }
 
-        assertEveryCommittedRowPublishedOnce();
+        OutboxFixture.assertEveryCommittedRowPublishedOnce(schema.jdbc(), published, this::cycle,
+                Duration.ofSeconds(60));
     }
 
     @Test
@@ -115,7 +115,8 @@ class MariaDbZeroWriteLockWaitsLoseNoRowTest {
             insertCommitted("after");
         }
 
-        assertEveryCommittedRowPublishedOnce();
+        OutboxFixture.assertEveryCommittedRowPublishedOnce(schema.jdbc(), published, this::cycle,
+                Duration.ofSeconds(60));
     }
 
     /**
@@ -140,23 +141,6 @@ class MariaDbZeroWriteLockWaitsLoseNoRowTest {
             published.addAll(cycle());
             return true;
         });
-    }
-
-    private void assertEveryCommittedRowPublishedOnce() {
-        List<Long> committed = schema.jdbc().queryForList("SELECT seq FROM outbox ORDER BY seq", Long.class);
-        try {
-            await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(50)).until(() -> {
-                published.addAll(cycle());
-                return published.containsAll(committed);
-            });
-        } catch (ConditionTimeoutException e) {
-            // the assertion below names the rows lost
-        }
-        List<Long> lost = new ArrayList<>(committed);
-        lost.removeAll(published);
-        assertThat(lost).as("committed rows never published (committed %s, published %s)", committed, published)
-                .isEmpty();
-        assertThat(published).as("each once").doesNotHaveDuplicates();
     }
 
     /** One relay cycle, committed: the keys it claimed. */

@@ -22,7 +22,6 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -78,7 +77,8 @@ class MariaDbZeroWriteSessionTimeZonesTest {
             writer.commit();
         }
 
-        assertEveryCommittedRowPublishedOnce();
+        OutboxFixture.assertEveryCommittedRowPublishedOnce(schema.jdbc(), published, this::cycle,
+                Duration.ofSeconds(30));
     }
 
     @Test
@@ -89,7 +89,8 @@ class MariaDbZeroWriteSessionTimeZonesTest {
             writer.commit();
         }
 
-        assertEveryCommittedRowPublishedOnce();
+        OutboxFixture.assertEveryCommittedRowPublishedOnce(schema.jdbc(), published, this::cycle,
+                Duration.ofSeconds(30));
     }
 
     @Test
@@ -104,7 +105,8 @@ class MariaDbZeroWriteSessionTimeZonesTest {
             east.commit();
         }
 
-        assertEveryCommittedRowPublishedOnce();
+        OutboxFixture.assertEveryCommittedRowPublishedOnce(schema.jdbc(), published, this::cycle,
+                Duration.ofSeconds(30));
     }
 
     /** A relay whose datasource's sessions are in {@code zone}, at the default settle time. */
@@ -137,23 +139,6 @@ class MariaDbZeroWriteSessionTimeZonesTest {
             published.addAll(cycle());
             return true;
         });
-    }
-
-    private void assertEveryCommittedRowPublishedOnce() {
-        List<Long> committed = schema.jdbc().queryForList("SELECT seq FROM outbox ORDER BY seq", Long.class);
-        try {
-            await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(50)).until(() -> {
-                published.addAll(cycle());
-                return published.containsAll(committed);
-            });
-        } catch (ConditionTimeoutException e) {
-            // the assertion below names the rows lost
-        }
-        List<Long> lost = new ArrayList<>(committed);
-        lost.removeAll(published);
-        assertThat(lost).as("committed rows never published (committed %s, published %s)", committed, published)
-                .isEmpty();
-        assertThat(published).as("each once").doesNotHaveDuplicates();
     }
 
     private List<Long> cycle() {

@@ -4,10 +4,17 @@ import io.legacygateway.adapters.sql.SchemaScripts;
 import io.legacygateway.adapters.sql.TableInspector;
 import io.legacygateway.adapters.sql.TableName;
 import io.legacygateway.adapters.testsupport.TestSchema;
+import java.time.Duration;
 import java.time.ZoneOffset;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Supplier;
+import org.assertj.core.api.Assertions;
+import org.awaitility.Awaitility;
+import org.awaitility.core.ConditionTimeoutException;
+import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
  * Outbox tables of the default schema in a {@link TestSchema}, one per mark mode that writes to its table
@@ -82,5 +89,28 @@ final class OutboxFixture {
 
     static List<Long> keysOf(List<OutboxRow> rows) {
         return rows.stream().map(r -> ((Number) r.key()).longValue()).toList();
+    }
+
+    /**
+     * Runs {@code cycle} (one committed relay cycle returning the keys it claimed, added to {@code published}) until
+     * every committed row of {@code outbox} was claimed or {@code atMost} passed; then asserts that none is lost (naming
+     * the rows) and none claimed twice.
+     */
+    static void assertEveryCommittedRowPublishedOnce(JdbcTemplate jdbc, List<Long> published,
+                                                     Supplier<List<Long>> cycle, Duration atMost) {
+        List<Long> committed = jdbc.queryForList("SELECT seq FROM outbox ORDER BY seq", Long.class);
+        try {
+            Awaitility.await().atMost(atMost).pollInterval(Duration.ofMillis(50)).until(() -> {
+                published.addAll(cycle.get());
+                return published.containsAll(committed);
+            });
+        } catch (ConditionTimeoutException e) {
+            // the assertion below names the rows lost
+        }
+        List<Long> lost = new ArrayList<>(committed);
+        lost.removeAll(published);
+        Assertions.assertThat(lost).as("committed rows never published (committed %s, published %s)", committed,
+                published).isEmpty();
+        Assertions.assertThat(published).as("each once").doesNotHaveDuplicates();
     }
 }
