@@ -194,10 +194,11 @@ public final class OutboxStore implements OutboxSource {
 
     /**
      * The setting that makes the claim read the waiting rows in outbox order and stop at its limit, whatever the
-     * planner's statistics say (PostgreSQL: {@code enable_sort} and {@code jit} off until the transaction ends), or
-     * {@code null} where the dialect needs none. Without it PostgreSQL, believing few rows wait (no statistics yet, or
-     * statistics taken while nothing waited), reads every waiting row and sorts them: a claim whose cost grows with the
-     * backlog.
+     * planner's statistics say (PostgreSQL: {@code enable_sort}, {@code enable_seqscan} and {@code jit} off and generic
+     * plans until the transaction ends), or {@code null} where the dialect needs none. Without it PostgreSQL, believing
+     * few rows wait (no statistics yet, or statistics taken while nothing waited), reads every waiting row and sorts
+     * them: a claim whose cost grows with the backlog; and a mark planned once while the table was small reads the
+     * whole table for as long as nobody analyses it.
      */
     public static String claimInOrder(Dialect dialect) {
         return dialect.has("outbox.claim.inOrder") ? dialect.sql("outbox.claim.inOrder", Map.of()) : null;
