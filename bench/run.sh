@@ -12,7 +12,8 @@
 # Builds and runs this checkout only (bench/classpath.sh; nothing is installed into ~/.m2).
 # Takes: --quick about 5 minutes per database on a quiet 2-core machine (10k rows, 2k messages, backlog 10k/100k);
 # the default run (100k rows, 100k messages, backlog 100k/1M) 30-60 minutes per database; longer on a busy machine.
-# --latency [--rate N] [--seconds N] [--settle N]: commit -> on the queue p50/p99/max of the relay route polling
+# --latency [--rate N[,N...]] [--seconds N] [--settle N] [--no-analyze] [--only relay|inbox]: commit -> on the queue
+# p50/p99/max of the relay route (its default batchSize unless --batch) polling
 # (pollInterval as given, default 100ms) and on PostgreSQL woken by NOTIFY, each after --settle seconds at the rate
 # (reported apart), then the inbox's; about 6 minutes per database.
 set -euo pipefail

@@ -221,6 +221,16 @@ enum BenchDatabase {
         }
     }
 
+    /**
+     * Whether the database may take the outbox's statistics on its own: MariaDB recalculates them after 10 % of the
+     * rows changed unless told not to; PostgreSQL's autovacuum is the server's setting (off on this bench's machine).
+     */
+    void keepStatistics(boolean automatic) throws SQLException {
+        if (this == MARIADB) {
+            execute(List.of("ALTER TABLE outbox STATS_AUTO_RECALC = " + (automatic ? "DEFAULT" : "0")));
+        }
+    }
+
     void analyzeOutbox() throws SQLException {
         try (Connection c = DriverManager.getConnection(url, database.username(), "");
              Statement s = c.createStatement()) {

@@ -392,14 +392,19 @@ public final class Benchmark {
     }
 
     /**
-     * The relay by polling (at the configured or default pollInterval, and at 100 ms) and, on PostgreSQL, woken by
-     * NOTIFY (the trigger of {@code triggers --notify} installed for the line), and polling at 100 ms with the trigger
-     * installed but nobody listening (what the trigger alone costs the writers); then the inbox.
+     * At each rate: the relay by polling (at the configured or default pollInterval, and at 100 ms) and, on PostgreSQL,
+     * woken by NOTIFY (the trigger of {@code triggers --notify} installed for the line), and polling at 100 ms with the
+     * trigger installed but nobody listening (what the trigger alone costs the writers); then the inbox. The relay runs
+     * at its default batchSize unless {@code --batch} names one: the latency users get.
      */
     private void latency(BenchDatabase db, BenchedGateway gateway) throws Exception {
         db.prefillOutbox(0, 0, false);
+        db.keepStatistics(options.analyze);
         String poll = options.relayParameters.getOrDefault("pollInterval",
                 TemplateParameters.definition(RelayParameters.class, "pollInterval").defaultValue());
+        int batch = options.batchGiven ? options.batches.get(0) : Integer.parseInt(
+                TemplateParameters.definition(RelayParameters.class, "batchSize").defaultValue());
+        String statistics = options.analyze ? "statistics taken after the warm-up" : "never analysed";
         List<LatencyLine> lines = new ArrayList<>();
         lines.add(new LatencyLine("polling, pollInterval " + poll, Map.of(), false));
         if (!poll.equals("100ms")) {
@@ -413,27 +418,43 @@ public final class Benchmark {
                     Map.of("pollInterval", "100ms"), true));
         }
         int n = 0;
-        for (LatencyLine line : lines) {
-            if (line.trigger()) {
-                db.execute(notify.install());
-            }
+        if (options.latencySections.contains("relay")) {
+            // the first line of a run ran while the JIT compiled the whole path (its writers fell to 1,300 of 2,000
+            // rows/s): one unreported line first
             String q = queue();
             try {
-                report.note(db.id + ": " + line.label() + ": " + Latency.relay(db, gateway, cf, q,
-                        options.batches.get(0), options.rate, options.settle, options.seconds,
-                        "latency-" + db.id + "-" + (++n),
-                        line.parameters()));
+                Latency.relay(db, gateway, cf, q, batch, options.rates.get(0), 0, options.settle,
+                        "latency-" + db.id + "-warm-up", Map.of(), options.analyze);
             } finally {
                 queues.destroy(q);
-                if (line.trigger()) {
-                    db.execute(notify.remove());
-                }
             }
         }
-        db.resetInbox();
-        String q2 = queue();
-        report.note(db.id + ": " + Latency.inbox(db, gateway, cf, q2, options.rate, options.seconds));
-        queues.destroy(q2);
+        for (int rate : options.rates) {
+            if (options.latencySections.contains("relay")) {
+                for (LatencyLine line : lines) {
+                    if (line.trigger()) {
+                        db.execute(notify.install());
+                    }
+                    String q = queue();
+                    try {
+                        report.note(db.id + ": " + line.label() + ", batchSize " + batch + ", " + statistics + ": "
+                                + Latency.relay(db, gateway, cf, q, batch, rate, options.settle, options.seconds,
+                                "latency-" + db.id + "-" + (++n), line.parameters(), options.analyze));
+                    } finally {
+                        queues.destroy(q);
+                        if (line.trigger()) {
+                            db.execute(notify.remove());
+                        }
+                    }
+                }
+            }
+            if (options.latencySections.contains("inbox")) {
+                db.resetInbox();
+                String q2 = queue();
+                report.note(db.id + ": " + Latency.inbox(db, gateway, cf, q2, rate, options.seconds));
+                queues.destroy(q2);
+            }
+        }
     }
 
     // ---------------------------------------------------------------- measuring

@@ -40,7 +40,12 @@ import java.util.concurrent.locks.LockSupport;
  */
 final class Latency {
 
-    private static final int WRITERS = 4;
+    /**
+     * Writer threads per 500 rows/s, at least 4: each writes one row per transaction and waits for its commit, which
+     * on a loaded 2-core machine takes about 1 ms; 4 threads wrote at most about 3,300 rows/s.
+     */
+    private static final int ROWS_PER_WRITER = 500;
+    private static final int MIN_WRITERS = 4;
     /** Persistent sends wait for the broker's journal: more threads keep the inbox's senders at the rate. */
     private static final int SENDERS = 8;
     private static final Duration IDLE = Duration.ofSeconds(10);
@@ -69,9 +74,11 @@ final class Latency {
      *               (a new route's first seconds run code the JIT has not compiled for it yet)
      * @param name   the relay's name (unique in the run)
      * @param extra  route parameters of this line, after {@code --relay-param}'s
+     * @param analyze whether the outbox's statistics are taken after the warm-up rows (else it is never analysed)
      */
     static String relay(BenchDatabase db, BenchedGateway gateway, ConnectionFactory cf, String queue, int batch,
-                        int rate, int settle, int seconds, String name, Map<String, String> extra) throws Exception {
+                        int rate, int settle, int seconds, String name, Map<String, String> extra, boolean analyze)
+            throws Exception {
         Map<String, Long> committed = new ConcurrentHashMap<>();
         int first = rate * settle;
         int total = first + rate * seconds;
@@ -98,9 +105,10 @@ final class Latency {
             String route = gateway.startRelay(name, queue, batch, extra);
             try {
                 // the route's first cycles (connections, JIT) are not part of the steady state
-                db.prefillOutbox(0, 20, false);
+                db.prefillOutbox(0, 20, analyze);
                 awaitZero(db);
                 long cyclesBefore = gateway.cycles(name);
+                int writers = Math.max(MIN_WRITERS, (rate + ROWS_PER_WRITER - 1) / ROWS_PER_WRITER);
                 long writeStart = System.nanoTime();
                 double achieved = paced(rate, total, (connection, i) -> {
                     String id = UUID.randomUUID().toString();
@@ -118,7 +126,7 @@ final class Latency {
                     p.close();
                     connection.commit();
                     committed.put(id, System.nanoTime());
-                }, db, WRITERS);
+                }, db, writers);
                 double busy = (gateway.cycles(name) - cyclesBefore) / ((System.nanoTime() - writeStart) / 1e9);
                 awaitCount(received, total);
                 int got = Math.min(received.get(), total);
@@ -131,9 +139,9 @@ final class Latency {
                 long cycles = gateway.cycles(name);
                 Thread.sleep(IDLE.toMillis()); // the idle cost is the cycles counted over this pause
                 double idle = (gateway.cycles(name) - cycles) / (double) IDLE.toSeconds();
-                return String.format("relay at %,d/s for %d s after %d s (written at %,.0f/s), commit → on the queue:"
-                        + " %s; cycles while writing: %.0f/s; idle: %.1f claims/s", rate, seconds, settle, achieved,
-                        figures, busy, idle);
+                return String.format("relay at %,d/s for %d s after %d s (written at %,.0f/s by %d threads), commit →"
+                        + " on the queue: %s; cycles while writing: %.0f/s; idle: %.1f claims/s", rate, seconds, settle,
+                        achieved, writers, figures, busy, idle);
             } finally {
                 gateway.stopRoute(route);
             }

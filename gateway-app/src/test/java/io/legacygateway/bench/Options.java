@@ -11,6 +11,8 @@ final class Options {
     List<BenchDatabase> databases = List.of(BenchDatabase.POSTGRES, BenchDatabase.MARIADB);
     int rows = 100_000;
     List<Integer> batches = List.of(100, 500);
+    /** Whether {@code --batch} was given: the latency lines run at the relay's default batch size otherwise. */
+    boolean batchGiven;
     List<Integer> claimers = List.of(1, 2);
     int messages = 100_000;
     List<Integer> threads = List.of(1, 4);
@@ -22,7 +24,9 @@ final class Options {
     /** Whether the relay section adds a {@code transactionMode: XA} line after the LOCAL lines of each batch. */
     boolean xa = true;
     boolean latency;
-    int rate = 1000;
+    List<Integer> rates = List.of(1000);
+    /** The latency run's parts ({@code --only relay} or {@code --only inbox} with {@code --latency}). */
+    Set<String> latencySections = Set.of("relay", "inbox");
     int seconds = 30;
     /** Seconds of each relay latency line written at the rate before its measured seconds, reported apart. */
     int settle = 10;
@@ -37,7 +41,8 @@ final class Options {
                          [--only relay,inbox,backlog] [--backlog PENDING/TABLE] [--no-analyze]
                          [--repeat N] [--warm-up N] [--pending-index] [--no-xa] [--relay-param name=value]...
                          [--inbox-param name=value]...
-            bench/run.sh --latency [--rate N] [--seconds N] [--settle N] [--db ...] [--relay-param pollInterval=100ms]
+            bench/run.sh --latency [--rate N[,N...]] [--seconds N] [--settle N] [--db ...] [--no-analyze]
+                         [--only relay|inbox] [--batch N] [--relay-param pollInterval=100ms]
               --db           database(s) to measure (default both)
               --rows         outbox rows per relay line (default 100000; --quick 10000)
               --batch        batch sizes instead of 100 and 500 (e.g. 100 or 100,250,500)
@@ -59,12 +64,17 @@ final class Options {
               --no-xa        leave out the relay's transactionMode: XA lines (default: after the LOCAL lines of
                              each batch size and claimers, one XA line with the attempt log, warmed up first;
                              needs PostgreSQL's max_prepared_transactions > 0)
-              --latency      instead of the throughput lines: rows written at --rate per second (default 1000)
-                             for --seconds (default 30), through the gateway's relay route (its timer), printing
+              --latency      instead of the throughput lines: rows written at each --rate per second (default
+                             1000; e.g. 2000,5000) for --seconds (default 30), through the gateway's relay route
+                             (its timer) at the relay's default batchSize (or the first --batch), printing
                              commit -> on the queue p50/p99/max and the idle claims/s, for pollInterval as given
-                             (default 100ms), also at 100ms when another is given, and on PostgreSQL for wakeUp NOTIFY (trigger installed for
-                             the line); then messages sent at the same rate to a gateway inbox (4 sessions),
-                             printing stored -> effect p50/p99/max. About 4 minutes per database
+                             (default 100ms), also at 100ms when another is given, and on PostgreSQL for wakeUp
+                             NOTIFY (trigger installed for the line) and polling with the trigger installed but
+                             nobody listening; then messages sent at the same rate to a gateway inbox (4 sessions),
+                             printing stored -> effect p50/p99/max. Statistics: ANALYZE after each line's warm-up
+                             rows (taken while nearly nothing waits, the usual state of an outbox); --no-analyze
+                             never (PostgreSQL: a table never analysed; MariaDB: STATS_AUTO_RECALC=0, its
+                             statistics those of an empty table). About 4 minutes per database and rate
               --settle       seconds each relay latency line writes at --rate before its --seconds (default 10),
                              reported apart as the route's first seconds: a new route runs code paths the JIT has
                              not compiled yet, which is not the steady state the percentiles describe
@@ -94,8 +104,10 @@ final class Options {
                 }
                 case "--rows" -> o.rows = positive(value(args, ++i, a), a);
                 case "--warm-up" -> o.warmUp = positive(value(args, ++i, a), a);
-                case "--batch" -> o.batches = Arrays.stream(value(args, ++i, a).split(","))
-                        .map(v -> positive(v, a)).toList();
+                case "--batch" -> {
+                    o.batches = Arrays.stream(value(args, ++i, a).split(",")).map(v -> positive(v, a)).toList();
+                    o.batchGiven = true;
+                }
                 case "--claimers" -> o.claimers = Arrays.stream(value(args, ++i, a).split(","))
                         .map(v -> positive(v, a)).toList();
                 case "--sessions" -> o.threads = Arrays.stream(value(args, ++i, a).split(","))
@@ -112,16 +124,17 @@ final class Options {
                         throw new IllegalArgumentException(a + ": the table must hold at least the pending rows");
                     }
                 }
-                case "--only" -> o.sections = Set.copyOf(List.of(value(args, ++i, a).split(",")));
+                case "--only" -> {
+                    o.sections = Set.copyOf(List.of(value(args, ++i, a).split(",")));
+                    o.latencySections = o.sections;
+                }
                 case "--no-analyze" -> o.analyze = false;
                 case "--pending-index" -> o.pendingIndex = true;
                 case "--no-xa" -> o.xa = false;
-                case "--latency" -> {
-                    o.latency = true;
-                    o.sections = Set.of();
-                }
+                case "--latency" -> o.latency = true;
                 case "--repeat" -> o.repeat = positive(value(args, ++i, a), a);
-                case "--rate" -> o.rate = positive(value(args, ++i, a), a);
+                case "--rate" -> o.rates = Arrays.stream(value(args, ++i, a).split(","))
+                        .map(v -> positive(v, a)).toList();
                 case "--seconds" -> o.seconds = positive(value(args, ++i, a), a);
                 case "--settle" -> {
                     String v = value(args, ++i, a);
@@ -140,6 +153,9 @@ final class Options {
             if (!List.of("relay", "inbox", "backlog").contains(s)) {
                 throw new IllegalArgumentException("--only: '" + s + "' is not relay, inbox or backlog");
             }
+        }
+        if (o.latency) {
+            o.sections = Set.of(); // the latency lines instead of the throughput lines
         }
         return o;
     }
