@@ -57,10 +57,13 @@ public final class XaNodeClaim implements AutoCloseable {
     private final TransactionTemplate transaction;
     private final Dialect dialect;
     private final ScheduledExecutorService heartbeat;
+    private final Duration lease;
     private volatile boolean lost;
 
-    private XaNodeClaim(String dataSourceName, DataSource dataSource, Dialect dialect, String nodeId, String holder) {
+    private XaNodeClaim(String dataSourceName, DataSource dataSource, Dialect dialect, String nodeId, String holder,
+                        Duration lease) {
         this.dataSourceName = dataSourceName;
+        this.lease = lease;
         this.nodeId = nodeId;
         this.holder = holder;
         this.dialect = dialect;
@@ -94,10 +97,16 @@ public final class XaNodeClaim implements AutoCloseable {
      */
     public static XaNodeClaim claim(String dataSourceName, DataSource dataSource, Dialect dialect, String nodeId,
                                     String holder, String forWhat) {
+        return claim(dataSourceName, dataSource, dialect, nodeId, holder, forWhat, LEASE);
+    }
+
+    /** As {@link #claim(String, DataSource, Dialect, String, String, String)}, with another lease (tests). */
+    static XaNodeClaim claim(String dataSourceName, DataSource dataSource, Dialect dialect, String nodeId,
+                             String holder, String forWhat, Duration lease) {
         if (!dialect.has("xaNode.read")) {
             throw new IllegalArgumentException(forWhat + " is XA, which " + dialect.id() + " does not offer");
         }
-        XaNodeClaim claim = new XaNodeClaim(dataSourceName, dataSource, dialect, nodeId, holder);
+        XaNodeClaim claim = new XaNodeClaim(dataSourceName, dataSource, dialect, nodeId, holder, lease);
         try {
             claim.take(forWhat);
         } catch (DuplicateKeyException race) {
@@ -106,7 +115,7 @@ public final class XaNodeClaim implements AutoCloseable {
             claim.heartbeat.shutdownNow();
             throw e;
         }
-        long every = LEASE.toMillis() / 3;
+        long every = lease.toMillis() / 3;
         claim.heartbeat.scheduleWithFixedDelay(claim::beat, every, every, TimeUnit.MILLISECONDS);
         return claim;
     }
@@ -123,13 +132,13 @@ public final class XaNodeClaim implements AutoCloseable {
                 Object[] row = held.get(0).values().toArray();
                 String other = String.valueOf(row[0]);
                 double age = ((Number) row[1]).doubleValue();
-                if (!other.equals(holder) && age < LEASE.toSeconds()) {
+                if (!other.equals(holder) && age < lease.toMillis() / 1000.0) {
                     throw new IllegalStateException(forWhat + " is XA with " + XaTransactions.NODE_ID + " '" + nodeId
                             + "', which another gateway holds in datasource '" + dataSourceName + "': " + other
                             + " (heartbeat " + Math.round(age) + " s ago, table " + TABLE + "). Two gateways with one"
                             + " node id roll back each other's prepared transactions in their recovery (a row marked"
                             + " published whose event is never queued): give each gateway its own "
-                            + XaTransactions.NODE_ID + ". A holder that is gone gives the id up " + LEASE.toSeconds()
+                            + XaTransactions.NODE_ID + ". A holder that is gone gives the id up " + lease.toSeconds()
                             + " s after its last heartbeat");
                 }
                 jdbc.update(dialect.sql("xaNode.take", Map.of()), holder, nodeId);
@@ -159,7 +168,7 @@ public final class XaNodeClaim implements AutoCloseable {
             }
         } catch (RuntimeException e) {
             log.warn("XA node id '{}': heartbeat in datasource '{}' failed (the claim lapses after {} s without one):"
-                    + " {}", nodeId, dataSourceName, LEASE.toSeconds(), e.toString());
+                    + " {}", nodeId, dataSourceName, lease.toSeconds(), e.toString());
         }
     }
 
