@@ -17,9 +17,9 @@ import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import org.apache.activemq.artemis.api.core.ActiveMQException;
 import org.apache.activemq.artemis.api.core.SimpleString;
@@ -73,11 +73,7 @@ public final class ArtemisPublisher implements EventPublisher {
     private static final Logger log = LoggerFactory.getLogger(ArtemisPublisher.class);
 
     /** Closes the connection of a publish that takes longer than its timeout (one daemon thread for every relay). */
-    private static final ScheduledExecutorService WATCHDOG = Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread t = new Thread(r, "relay-publish-timeout");
-        t.setDaemon(true);
-        return t;
-    });
+    private static final ScheduledExecutorService WATCHDOG = watchdog();
 
     private final ConnectionFactory connectionFactory;
     private final String relay;
@@ -99,6 +95,21 @@ public final class ArtemisPublisher implements EventPublisher {
 
     public ArtemisPublisher(ConnectionFactory connectionFactory, String relay) {
         this(connectionFactory, relay, Duration.ofSeconds(30));
+    }
+
+    /**
+     * One thread for every relay's publish timeouts. A publish that ends in time cancels its task, which then leaves
+     * the queue at once: otherwise each cycle's cancelled task would stay queued for the whole timeout (30 s of
+     * cycles, thousands of them on a busy relay).
+     */
+    private static ScheduledExecutorService watchdog() {
+        ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(1, r -> {
+            Thread t = new Thread(r, "relay-publish-timeout");
+            t.setDaemon(true);
+            return t;
+        });
+        executor.setRemoveOnCancelPolicy(true);
+        return executor;
     }
 
     /** @param timeout longest time one {@link #publish} may take ({@code publishTimeout}) */
