@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
+import java.util.function.UnaryOperator;
 import org.apache.activemq.artemis.jms.client.ActiveMQConnectionFactory;
 import org.awaitility.Awaitility;
 import org.springframework.util.FileSystemUtils;
@@ -46,6 +47,14 @@ public final class StandaloneArtemisPair implements AutoCloseable {
 
     /** Creates both instances, not yet started. */
     public static StandaloneArtemisPair create() {
+        return create(UnaryOperator.identity(), "");
+    }
+
+    /**
+     * Creates both instances, not yet started, each with its HA file as {@code edit} changes it (for example another
+     * {@code <ha-policy>}), and further JVM options of both brokers.
+     */
+    public static StandaloneArtemisPair create(UnaryOperator<String> edit, String javaOptions) {
         Path dir = null;
         try {
             dir = Files.createTempDirectory("gw-artemis-pair-");
@@ -53,11 +62,15 @@ public final class StandaloneArtemisPair implements AutoCloseable {
             int backupPort = StandaloneArtemis.freePort();
             // what both brokers' placeholders read: where each one is, and the replication channel's password
             String options = "-Dartemis.primary.port=" + primaryPort + " -Dartemis.backup.port=" + backupPort
-                    + " -DARTEMIS_CLUSTER_PASSWORD=" + UUID.randomUUID();
+                    + " -DARTEMIS_CLUSTER_PASSWORD=" + UUID.randomUUID() + " " + javaOptions;
             StandaloneArtemis primary = StandaloneArtemis.create(dir.resolve("primary"), primaryPort,
                     "ha/broker-primary.xml", options);
             StandaloneArtemis backup = StandaloneArtemis.create(dir.resolve("backup"), backupPort,
                     "ha/broker-backup.xml", options);
+            for (StandaloneArtemis broker : new StandaloneArtemis[] {primary, backup}) {
+                Path xml = broker.instance().resolve("etc/broker.xml");
+                Files.writeString(xml, edit.apply(Files.readString(xml)));
+            }
             StandaloneArtemisPair pair = new StandaloneArtemisPair(dir, primary, backup);
             Runtime.getRuntime().addShutdownHook(new Thread(pair::close));
             return pair;
