@@ -52,8 +52,9 @@ import org.yaml.snakeyaml.Yaml;
 /**
  * No Docker engine runs in CI, so {@code docker/compose.yaml} is never started there. This test checks instead that
  * what it refers to exists and agrees with the repository and the application's configuration: mounted files, the
- * jar the Dockerfile copies, ports, the gateways' environment variables, the broker account, the shared database, the
- * route folders of the include pattern; and that the file is valid for Compose v2 and docker-compose v1 (their schemas).
+ * jar the Dockerfile copies, ports, the broker pair's HA files and the gateways' client URL to it, the gateways'
+ * environment variables, the broker account, the shared database, the route folders of the include pattern; and that
+ * the file is valid for Compose v2 and docker-compose v1 (their schemas).
  * Compose variables are interpolated as compose would: {@code ${X:-default}} gives the default, {@code ${X}} and
  * {@code ${X:?message}} (which the operator must set) give {@code value-of-X}.
  */
@@ -69,16 +70,28 @@ class DockerComposeMatchesRepositoryTest {
     final List<String> gateways = services.keySet().stream().filter(s -> s.startsWith("gateway")).toList();
     final String dockerfile = read(DOCKER.resolve("Dockerfile"));
 
+    /** The brokers of compose.yaml and the HA file of artemis-config/ each one runs with. */
+    static final Map<String, String> BROKERS = new LinkedHashMap<>();
+
+    static {
+        BROKERS.put("artemis-primary", "ha/broker-primary.xml");
+        BROKERS.put("artemis-backup", "ha/broker-backup.xml");
+    }
+
     @Test
-    void twoGatewaysPostgresAndArtemisAreDefined() {
+    void twoGatewaysPostgresAndTheBrokerPairAreDefined() {
         assertThat(gateways).containsExactly("gateway-1", "gateway-2");
-        assertThat(services).containsKeys("postgres", "artemis");
+        assertThat(services).containsKeys("postgres", "artemis-primary", "artemis-backup")
+                .doesNotContainKey("artemis");
         for (String gateway : gateways) {
             Map<String, Object> build = map(service(gateway).get("build"));
             assertThat(DOCKER.resolve((String) build.get("context")).resolve((String) build.get("dockerfile"))
                     .normalize()).as(gateway + " build").isEqualTo(DOCKER.resolve("Dockerfile")).exists();
-            assertThat(map(service(gateway).get("depends_on"))).containsKeys("postgres", "artemis");
+            assertThat(map(service(gateway).get("depends_on"))).containsKeys("postgres", "artemis-primary",
+                    "artemis-backup");
         }
+        assertThat(map(service("artemis-backup").get("depends_on"))).as("the backup starts after the primary")
+                .containsOnlyKeys("artemis-primary");
     }
 
     @Test
@@ -98,7 +111,7 @@ class DockerComposeMatchesRepositoryTest {
                 }
             }
         }
-        assertThat(bindMounts).isEqualTo(3 + 2 * 2);
+        assertThat(bindMounts).isEqualTo(2 * 3 + 2 * 2);
         // the gateways' routes directory holds a route the default profile loads (routes/outbox/*.yaml)
         assertThat(DOCKER.resolve("routes/outbox/sales-outbox.yaml")).exists();
     }
@@ -187,18 +200,44 @@ class DockerComposeMatchesRepositoryTest {
         }
     }
 
+    /**
+     * Each broker of the pair runs with its HA file of {@code artemis-config/ha/} as its broker.xml (the files exist,
+     * and are the primary and the backup of a replicated pair), the repository's users and roles, the broker version
+     * the tests run, and one replication password that the operator must set.
+     */
     @Test
-    void theArtemisContainerGetsTheRepositorysBrokerConfiguration() {
-        List<String> mounts = list(service("artemis").get("volumes")).stream().map(String.class::cast).toList();
-        for (String file : List.of("broker.xml", "artemis-users.properties", "artemis-roles.properties")) {
-            // the image copies /var/lib/artemis-instance/etc-override/* into etc/ when it creates the instance
-            assertThat(mounts).contains("../artemis-config/" + file + ":/var/lib/artemis-instance/etc-override/"
-                    + file + ":ro");
-        }
+    void theBrokerPairGetsTheRepositorysHaConfiguration() throws Exception {
         String artemisVersion = Path.of(System.getProperty("artemis.home", "apache-artemis-2.40.0")).getFileName()
                 .toString().replace("apache-artemis-", "");
-        assertThat(service("artemis").get("image")).as("the broker version the tests run")
-                .isEqualTo("apache/activemq-artemis:" + artemisVersion);
+        Set<Object> clusterPasswords = new HashSet<>();
+        for (Map.Entry<String, String> broker : BROKERS.entrySet()) {
+            String name = broker.getKey();
+            Path haFile = ROOT.resolve("artemis-config").resolve(broker.getValue());
+            assertThat(haFile).as(name + "'s HA file").exists();
+            List<String> mounts = list(service(name).get("volumes")).stream().map(String.class::cast).toList();
+            // the image copies /var/lib/artemis-instance/etc-override/* into etc/ when it creates the instance
+            assertThat(mounts).as(name + " mounts").contains(
+                    "../artemis-config/" + broker.getValue() + ":/var/lib/artemis-instance/etc-override/broker.xml:ro");
+            for (String file : List.of("artemis-users.properties", "artemis-roles.properties")) {
+                assertThat(mounts).as(name + " mounts").contains("../artemis-config/" + file
+                        + ":/var/lib/artemis-instance/etc-override/" + file + ":ro");
+            }
+            assertThat(service(name).get("image")).as("the broker version the tests run")
+                    .isEqualTo("apache/activemq-artemis:" + artemisVersion);
+
+            Element replication = (Element) xml(haFile).getElementsByTagName("replication").item(0);
+            assertThat(replication).as(name + ": HA policy replication").isNotNull();
+            String role = name.substring("artemis-".length());
+            assertThat(replication.getElementsByTagName(role).getLength()).as(name + " is the pair's " + role)
+                    .isEqualTo(1);
+            assertThat(xml(haFile).getElementsByTagName("cluster-password").item(0).getTextContent())
+                    .startsWith("${ARTEMIS_CLUSTER_PASSWORD:");
+            Object password = map(service(name).get("environment")).get("ARTEMIS_CLUSTER_PASSWORD");
+            assertThat(String.valueOf(password)).as(name + ": the operator must set the replication password")
+                    .startsWith("${ARTEMIS_CLUSTER_PASSWORD:?");
+            clusterPasswords.add(password);
+        }
+        assertThat(clusterPasswords).as("one replication password for both brokers").hasSize(1);
     }
 
     @Test
@@ -238,16 +277,36 @@ class DockerComposeMatchesRepositoryTest {
             assertThat(dockerfile).containsPattern("(?m)^EXPOSE " + serverPort + "$")
                     .contains("${SERVER_PORT:-" + serverPort + "}/actuator/health/readiness");
 
-            URI brokerUrl = URI.create(env.getProperty("spring.artemis.broker-url"));
-            assertThat(brokerUrl.getHost()).as(gateway + " broker host").isEqualTo("artemis");
-            assertThat(brokerUrl.getPort()).as(gateway + " broker port = broker.xml acceptor port")
-                    .isEqualTo(artemisAcceptorPort());
+            // the pair's client URL: both brokers, each at its acceptor's port, and the client follows the active one
+            String url = env.getProperty("spring.artemis.broker-url");
+            Matcher ha = Pattern.compile("^\\((.+)\\)\\?(.+)$").matcher(url);
+            assertThat(ha.matches()).as(gateway + " broker URL (servers)?options: " + url).isTrue();
+            List<String> hosts = new ArrayList<>();
+            for (String server : ha.group(1).split(",")) {
+                URI broker = URI.create(server.trim());
+                assertThat(broker.getScheme()).isEqualTo("tcp");
+                hosts.add(broker.getHost());
+                assertThat(broker.getPort()).as(gateway + ": " + broker.getHost() + "'s port = its acceptor's port")
+                        .isEqualTo(artemisAcceptorPort(broker.getHost()));
+            }
+            assertThat(hosts).as(gateway + " brokers").containsExactlyElementsOf(BROKERS.keySet());
+            assertThat(ha.group(2).split("&")).as(gateway + " client options")
+                    .contains("ha=true", "reconnectAttempts=-1", "initialConnectAttempts=-1");
         }
-        String artemisJavaArgs = (String) map(service("artemis").get("environment")).get("JAVA_ARGS_APPEND");
-        assertThat(artemisJavaArgs).as("broker.xml binds to ${artemis.host:127.0.0.1}: the container must listen on"
-                + " all interfaces").contains("-Dartemis.host=0.0.0.0");
-        assertThat(String.valueOf(map(service("artemis").get("healthcheck")).get("test")))
-                .contains("/" + artemisAcceptorPort());
+        for (String broker : BROKERS.keySet()) {
+            String javaArgs = (String) map(service(broker).get("environment")).get("JAVA_ARGS_APPEND");
+            assertThat(javaArgs).as("the HA files bind to ${artemis.host:127.0.0.1}: the container must listen on"
+                    + " all interfaces").contains("-Dartemis.host=0.0.0.0");
+            // the connectors each broker announces to clients and to its peer: the services' names and ports
+            for (String peer : BROKERS.keySet()) {
+                String role = peer.substring("artemis-".length());
+                assertThat(javaArgs).as(broker + " names where " + peer + " is")
+                        .contains("-Dartemis." + role + ".host=" + peer)
+                        .contains("-Dartemis." + role + ".port=" + artemisAcceptorPort(peer));
+            }
+            assertThat(String.valueOf(map(service(broker).get("healthcheck")).get("test")))
+                    .contains("/" + artemisAcceptorPort(broker));
+        }
     }
 
     /**
@@ -305,10 +364,16 @@ class DockerComposeMatchesRepositoryTest {
 
     @Test
     void theGatewaysBrokerAccountExistsWithItsPasswordAndMaySendAndConsume() throws Exception {
+        for (String haFile : BROKERS.values()) {
+            theGatewaysBrokerAccountMaySendAndConsume(ROOT.resolve("artemis-config").resolve(haFile));
+        }
+    }
+
+    private void theGatewaysBrokerAccountMaySendAndConsume(Path brokerXml) throws Exception {
         Properties users = properties(ROOT.resolve("artemis-config/artemis-users.properties"));
         Properties roles = properties(ROOT.resolve("artemis-config/artemis-roles.properties"));
-        Set<String> sendRoles = Set.of(permissionRoles("send"));
-        Set<String> consumeRoles = Set.of(permissionRoles("consume"));
+        Set<String> sendRoles = Set.of(permissionRoles(brokerXml, "send"));
+        Set<String> consumeRoles = Set.of(permissionRoles(brokerXml, "consume"));
         for (String gateway : gateways) {
             StandardEnvironment env = gatewayEnvironment(gateway);
             String user = env.getProperty("spring.artemis.user");
@@ -399,21 +464,23 @@ class DockerComposeMatchesRepositoryTest {
         return names;
     }
 
-    private static int artemisAcceptorPort() throws Exception {
-        NodeList acceptors = xml(ROOT.resolve("artemis-config/broker.xml")).getElementsByTagName("acceptor");
+    /** The port a broker service of compose.yaml listens on: its HA file's acceptor, with the service's -Dartemis.port. */
+    private int artemisAcceptorPort(String broker) throws Exception {
+        assertThat(BROKERS).as("a broker service").containsKey(broker);
+        NodeList acceptors = xml(ROOT.resolve("artemis-config").resolve(BROKERS.get(broker)))
+                .getElementsByTagName("acceptor");
         assertThat(acceptors.getLength()).isEqualTo(1);
         Matcher port = Pattern.compile(":\\$\\{artemis\\.port:(\\d+)}").matcher(acceptors.item(0).getTextContent());
         assertThat(port.find()).as("acceptor port ${artemis.port:N}").isTrue();
         int defaultPort = Integer.parseInt(port.group(1));
         Matcher override = Pattern.compile("-Dartemis\\.port=(\\d+)").matcher(String.valueOf(
-                map(map(map(yaml(DOCKER.resolve("compose.yaml")).get("services")).get("artemis")).get("environment"))
-                        .get("JAVA_ARGS_APPEND")));
+                map(service(broker).get("environment")).get("JAVA_ARGS_APPEND")));
         return override.find() ? Integer.parseInt(override.group(1)) : defaultPort;
     }
 
-    /** Roles that broker.xml grants the permission on every address ({@code match="#"}). */
-    private static String[] permissionRoles(String type) throws Exception {
-        NodeList settings = xml(ROOT.resolve("artemis-config/broker.xml")).getElementsByTagName("security-setting");
+    /** Roles that the broker configuration grants the permission on every address ({@code match="#"}). */
+    private static String[] permissionRoles(Path brokerXml, String type) throws Exception {
+        NodeList settings = xml(brokerXml).getElementsByTagName("security-setting");
         for (int i = 0; i < settings.getLength(); i++) {
             Element setting = (Element) settings.item(i);
             if (!"#".equals(setting.getAttribute("match"))) {
@@ -427,7 +494,7 @@ class DockerComposeMatchesRepositoryTest {
                 }
             }
         }
-        throw new AssertionError("broker.xml grants no '" + type + "' on '#'");
+        throw new AssertionError(brokerXml + " grants no '" + type + "' on '#'");
     }
 
     private Map<String, Object> service(String name) {

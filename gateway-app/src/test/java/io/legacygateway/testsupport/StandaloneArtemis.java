@@ -64,14 +64,25 @@ public final class StandaloneArtemis {
 
     /** Creates a broker instance in {@code instance} with the repository's configuration, not yet started. */
     public static StandaloneArtemis create(Path instance) throws IOException {
+        return create(instance, freePort(), "broker.xml", "");
+    }
+
+    /**
+     * Creates a broker instance in {@code instance}, not yet started, listening on {@code port}: its
+     * {@code etc/broker.xml} is {@code artemis-config/<brokerXml>}, its users and roles the repository's.
+     *
+     * @param javaOptions further JVM options of the broker (system properties that broker.xml's placeholders read)
+     */
+    static StandaloneArtemis create(Path instance, int port, String brokerXml, String javaOptions) throws IOException {
         Path home = home();
-        int port = freePort();
         run(List.of(home.resolve("bin/artemis").toString(), "create", instance.toString(), "--silent", "--force",
                 "--user", ADMIN, "--password", ADMIN, "--require-login", "--no-web", "--no-autotune", "--nio",
-                "--host", "127.0.0.1", "--java-memory", "512M", "--java-options=-Dartemis.port=" + port),
-                instance.getParent().resolve("create.log"));
+                "--host", "127.0.0.1", "--java-memory", "512M",
+                ("--java-options=-Dartemis.port=" + port + " " + javaOptions).strip()),
+                instance.getParent().resolve(instance.getFileName() + "-create.log"));
         Path config = repositoryRoot().resolve("artemis-config");
-        for (String f : List.of("broker.xml", "artemis-users.properties", "artemis-roles.properties")) {
+        Files.copy(config.resolve(brokerXml), instance.resolve("etc/broker.xml"), StandardCopyOption.REPLACE_EXISTING);
+        for (String f : List.of("artemis-users.properties", "artemis-roles.properties")) {
             Files.copy(config.resolve(f), instance.resolve("etc").resolve(f), StandardCopyOption.REPLACE_EXISTING);
         }
         return new StandaloneArtemis(home, instance, port);
@@ -111,23 +122,65 @@ public final class StandaloneArtemis {
     }
 
     public synchronized void start() {
+        launch();
+        awaitAccepting(Duration.ofSeconds(60));
+    }
+
+    /** Starts the broker process without waiting for it (a replicating backup opens its acceptor only when active). */
+    synchronized void launch() {
         try {
+            Files.createDirectories(instance.resolve("log"));
             ProcessBuilder pb = new ProcessBuilder(instance.resolve("bin/artemis").toString(), "run")
                     .redirectErrorStream(true)
-                    .redirectOutput(ProcessBuilder.Redirect.appendTo(instance.resolve("log/console.log").toFile()));
-            Files.createDirectories(instance.resolve("log"));
+                    .redirectOutput(ProcessBuilder.Redirect.appendTo(console().toFile()));
             process = pb.start();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        Awaitility.await("broker accepting connections on port " + port).atMost(Duration.ofSeconds(60))
+    }
+
+    /** Waits until the broker accepts connections on its port; fails at once if its process ended. */
+    void awaitAccepting(Duration atMost) {
+        Process p;
+        synchronized (this) {
+            p = process;
+        }
+        Awaitility.await("broker accepting connections on port " + port).atMost(atMost)
                 .pollInterval(Duration.ofMillis(100))
                 .until(() -> {
-                    if (!process.isAlive()) {
-                        throw new IllegalStateException("broker exited, see " + instance.resolve("log/console.log"));
+                    if (p == null || !p.isAlive()) {
+                        throw new IllegalStateException("broker exited, see " + console());
                     }
                     return accepts();
                 });
+    }
+
+    /** Where the broker process's output goes (its log, as the instance's log4j2 configuration writes to the console). */
+    public Path console() {
+        return instance.resolve("log/console.log");
+    }
+
+    /**
+     * The broker's own JVM: the process started, when the instance's {@code bin/artemis} replaced itself with it
+     * ({@code exec}, as 2.40's does), else the descendant that runs Artemis's main class. A kill -9 must reach this
+     * process, not a launcher script that would leave the broker running.
+     */
+    public synchronized ProcessHandle brokerJvm() {
+        if (process == null) {
+            throw new IllegalStateException("broker not started");
+        }
+        ProcessHandle launched = process.toHandle();
+        if (runsArtemis(launched)) {
+            return launched;
+        }
+        return launched.descendants().filter(StandaloneArtemis::runsArtemis).findFirst()
+                .orElseThrow(() -> new IllegalStateException("no broker JVM under process " + launched.pid()));
+    }
+
+    private static boolean runsArtemis(ProcessHandle p) {
+        return p.info().commandLine().map(c -> c.contains("org.apache.activemq.artemis.boot.Artemis")).orElse(false)
+                || p.info().arguments().map(a -> List.of(a).contains("org.apache.activemq.artemis.boot.Artemis"))
+                        .orElse(false);
     }
 
     /** Graceful stop (SIGTERM), waiting for the process to end. */
@@ -145,6 +198,14 @@ public final class StandaloneArtemis {
             return;
         }
         if (force) {
+            // SIGKILL to the broker's JVM itself; the launcher, if it is another process, ends with it
+            if (process.isAlive()) {
+                try {
+                    brokerJvm().destroyForcibly();
+                } catch (IllegalStateException notFound) {
+                    // no JVM under it (yet): the launcher is all there is
+                }
+            }
             process.destroyForcibly();
         } else {
             process.destroy();
@@ -212,7 +273,7 @@ public final class StandaloneArtemis {
         }
     }
 
-    private static int freePort() throws IOException {
+    static int freePort() throws IOException {
         try (ServerSocket s = new ServerSocket(0)) {
             return s.getLocalPort();
         }

@@ -1,0 +1,186 @@
+package io.legacygateway.relay;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.legacygateway.envelope.EnvelopeMessages;
+import io.legacygateway.testsupport.LegacyDatabases;
+import io.legacygateway.testsupport.QueueProbe;
+import io.legacygateway.testsupport.StandaloneArtemis;
+import io.legacygateway.testsupport.StandaloneArtemisPair;
+import io.legacygateway.testsupport.TestDatabase;
+import io.micrometer.core.instrument.MeterRegistry;
+import jakarta.jms.ConnectionFactory;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
+import org.apache.activemq.artemis.jms.client.ActiveMQConnectionFactory;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.test.context.ActiveProfiles;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+/**
+ * Failure window: the active broker of the replicated pair ({@code artemis-config/ha/}) is killed (kill -9 of its JVM)
+ * while a relay publishes under load. The gateway's client, with the pair's URL
+ * ({@code (tcp://primary,tcp://backup)?ha=true&reconnectAttempts=-1&initialConnectAttempts=-1}), fails over to the
+ * backup, which holds every batch the primary confirmed (replicated before the commit returned) and the primary's
+ * duplicate-id cache. A batch cut by the kill is rolled back (the relay sends it again) or its commit's outcome is
+ * unknown (the relay sends it again and the backup drops what it holds). Afterwards every row is marked, every event is
+ * on the queue exactly once by event id (read from the backup), each aggregate's events in outbox order, and no row
+ * has been charged an attempt.
+ *
+ * <p>Real processes, no mocks: the two brokers are made from the Artemis distribution with the repository's HA files
+ * ({@link StandaloneArtemisPair}); PostgreSQL; one writer thread inserting rows over 20 aggregates while the relay
+ * drains (batches of 100); the kill once a third of the rows are published.
+ */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.NONE)
+@ActiveProfiles("test")
+class RelayPublishesEveryRowOnceAcrossABrokerFailoverTest extends RelayTestSupport {
+
+    private static final Logger log = LoggerFactory.getLogger(RelayPublishesEveryRowOnceAcrossABrokerFailoverTest.class);
+
+    private static final StandaloneArtemisPair PAIR = StandaloneArtemisPair.create().start();
+    private static final int ROWS = 3000;
+    private static final int AGGREGATES = 20;
+
+    @DynamicPropertySource
+    static void legacyDatabaseAndBrokerPair(DynamicPropertyRegistry registry) {
+        LegacyDatabases.register(registry, "legacy", TestDatabase.POSTGRES,
+                RelayPublishesEveryRowOnceAcrossABrokerFailoverTest.class);
+        registry.add("spring.artemis.mode", () -> "native");
+        registry.add("spring.artemis.embedded.enabled", () -> "false");
+        registry.add("spring.artemis.broker-url", PAIR::haUrl);
+        registry.add("spring.artemis.user", () -> StandaloneArtemis.GATEWAY_USER);
+        registry.add("spring.artemis.password", () -> "gateway");
+    }
+
+    @AfterAll
+    static void stopThePair() {
+        PAIR.close();
+    }
+
+    @Autowired
+    MeterRegistry meters;
+
+    /** The test's own reads follow the active broker too (the pair's URL, as the administrator). */
+    @Override
+    protected ConnectionFactory probeConnectionFactory() {
+        return new ActiveMQConnectionFactory(PAIR.haUrl(), StandaloneArtemis.ADMIN, StandaloneArtemis.ADMIN);
+    }
+
+    @Test
+    void everyRowIsPublishedOnceInOrderAcrossAKillOfThePrimary() throws Exception {
+        long began = System.nanoTime();
+        String queue = unique("it.failover");
+        String name = unique("failover");
+        OutboxRelay relay = relay(name, "queue:" + queue, Map.of("batchSize", "100", "pollInterval", "100ms"));
+
+        // the legacy application: one writer, so each aggregate's insert order is its commit order
+        Map<String, String> aggregateOf = new LinkedHashMap<>();
+        AtomicReference<Throwable> writerFailed = new AtomicReference<>();
+        Thread writer = new Thread(() -> {
+            try {
+                for (int i = 0; i < ROWS; i++) {
+                    String aggregate = "order-" + (i % AGGREGATES);
+                    String id = rows.insert(aggregate, "OrderChanged", "{\"n\":" + i + "}");
+                    synchronized (aggregateOf) {
+                        aggregateOf.put(id, aggregate);
+                    }
+                }
+            } catch (Throwable e) {
+                writerFailed.set(e);
+            }
+        }, "legacy-writer");
+
+        // the relay's route, as its timer would run it: drain, and when nothing was waiting poll again shortly
+        AtomicBoolean stop = new AtomicBoolean();
+        Thread relayLoop = new Thread(() -> {
+            while (!stop.get()) {
+                if (relay.drain(stop::get) == 0) {
+                    LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(50));
+                }
+            }
+        }, "relay-loop");
+
+        writer.start();
+        relayLoop.start();
+        try {
+            Awaitility.await("a third of the rows published").atMost(Duration.ofSeconds(60))
+                    .pollInterval(Duration.ofMillis(20))
+                    .until(() -> failed(writerFailed) || rows.count("PUBLISHED") >= ROWS / 3);
+            long killedAt = System.nanoTime();
+            PAIR.killActive();
+            int publishedAtKill = rows.count("PUBLISHED"); // once the primary is gone (give or take one batch)
+            PAIR.awaitBackupActive(Duration.ofSeconds(60));
+            long backupActiveAt = System.nanoTime();
+            Awaitility.await("publishing resumed on the backup").atMost(Duration.ofSeconds(60))
+                    .pollInterval(Duration.ofMillis(20))
+                    .until(() -> rows.count("PUBLISHED") > publishedAtKill || publishedAtKill == ROWS);
+            long resumedAt = System.nanoTime();
+            writer.join(Duration.ofSeconds(60).toMillis());
+            assertThat(writerFailed.get()).as("the writer's inserts").isNull();
+            assertThat(writer.isAlive()).as("the writer finished").isFalse();
+            Awaitility.await("every row published").atMost(Duration.ofSeconds(60))
+                    .pollInterval(Duration.ofMillis(100))
+                    .until(() -> rows.count("PUBLISHED") == ROWS);
+            log.info("Failover under relay load: kill -9 of the primary at {} of {} rows published; backup active"
+                            + " after {} ms, publishing resumed after {} ms; all published {} ms after the kill;"
+                            + " duplicate ids counted by the relay: {}", publishedAtKill, ROWS,
+                    millis(killedAt, backupActiveAt), millis(killedAt, resumedAt), millis(killedAt, System.nanoTime()),
+                    meters.counter("gateway.outbox.duplicate.ids", "relay", name).count());
+        } finally {
+            stop.set(true);
+            relayLoop.join(Duration.ofSeconds(60).toMillis());
+            writer.interrupt();
+        }
+
+        assertThat(rows.count("PUBLISHED")).as("every row marked").isEqualTo(ROWS);
+        assertThat(rows.count("PENDING")).isZero();
+        assertThat(rows.count("FAILED")).isZero();
+        assertThat(charged()).as("a failover charges no row an attempt").isZero();
+
+        // what the backup holds, read from it directly
+        List<String> onQueue = new QueueProbe(PAIR.backupAdminConnectionFactory()).drain(queue).stream()
+                .map(m -> QueueProbe.property(m, EnvelopeMessages.ID)).toList();
+        assertThat(onQueue).as("each event exactly once on the queue, by event id").doesNotHaveDuplicates()
+                .containsExactlyInAnyOrderElementsOf(aggregateOf.keySet());
+        for (int a = 0; a < AGGREGATES; a++) {
+            String aggregate = "order-" + a;
+            List<String> written = aggregateOf.entrySet().stream().filter(e -> e.getValue().equals(aggregate))
+                    .map(Map.Entry::getKey).toList();
+            List<String> queued = new ArrayList<>(onQueue);
+            queued.retainAll(new HashSet<>(written));
+            assertThat(queued).as(aggregate + "'s events in outbox order").containsExactlyElementsOf(written);
+        }
+        log.info("Failover test: {} rows, {} ms in all", ROWS, millis(began, System.nanoTime()));
+    }
+
+    private static boolean failed(AtomicReference<Throwable> writerFailed) {
+        if (writerFailed.get() != null) {
+            throw new AssertionError("the writer failed", writerFailed.get());
+        }
+        return false;
+    }
+
+    private static long millis(long from, long to) {
+        return TimeUnit.NANOSECONDS.toMillis(to - from);
+    }
+
+    private int charged() {
+        return rows.jdbc().queryForObject("SELECT COUNT(*) FROM outbox WHERE retry_count > 0"
+                + " OR next_retry_at IS NOT NULL OR last_error IS NOT NULL", Integer.class);
+    }
+}
