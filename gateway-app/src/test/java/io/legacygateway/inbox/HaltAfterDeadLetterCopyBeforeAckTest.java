@@ -6,6 +6,7 @@ import io.legacygateway.envelope.EventEnvelope;
 import io.legacygateway.testsupport.LegacyDatabases;
 import io.legacygateway.testsupport.QueueProbe;
 import io.legacygateway.testsupport.StandaloneArtemis;
+import io.legacygateway.testsupport.StandaloneBroker;
 import io.legacygateway.testsupport.TcpProxy;
 import io.legacygateway.testsupport.TestDatabase;
 import jakarta.jms.ConnectionFactory;
@@ -46,11 +47,7 @@ class HaltAfterDeadLetterCopyBeforeAckTest extends InboxTestSupport {
     static void targetDatabaseAndBrokerThroughProxy(DynamicPropertyRegistry registry) {
         LegacyDatabases.register(registry, "target", TestDatabase.POSTGRES, HaltAfterDeadLetterCopyBeforeAckTest.class);
         registry.add("gateway.datasources.target.maximum-pool-size", () -> "4");
-        registry.add("spring.artemis.mode", () -> "native");
-        registry.add("spring.artemis.embedded.enabled", () -> "false");
-        registry.add("spring.artemis.broker-url", () -> "tcp://127.0.0.1:" + BROKER_PROXY.port());
-        registry.add("spring.artemis.user", () -> StandaloneArtemis.GATEWAY_USER);
-        registry.add("spring.artemis.password", () -> "gateway");
+        StandaloneBroker.register(registry, () -> "tcp://127.0.0.1:" + BROKER_PROXY.port());
     }
 
     @Override

@@ -56,8 +56,7 @@ class BrokerDownDuringPublishTest extends RelayTestSupport {
             assertThat(rows.count("PENDING")).isEqualTo(50);
             assertThat(rows.count("PUBLISHED")).isZero();
             assertThat(meters.counter("gateway.outbox.publish.failures", "relay", relay.name()).count()).isEqualTo(2.0);
-            assertThat(rows.jdbc().queryForObject("SELECT COUNT(*) FROM outbox WHERE retry_count > 0"
-                    + " OR next_retry_at IS NOT NULL OR last_error IS NOT NULL", Integer.class))
+            assertThat(rows.charged())
                     .as("an outage charges no row an attempt").isZero();
         } finally {
             artemis.start();

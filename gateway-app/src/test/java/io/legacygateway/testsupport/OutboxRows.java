@@ -51,6 +51,12 @@ public final class OutboxRows {
         return jdbc.queryForObject("SELECT COUNT(*) FROM outbox WHERE status = ?", Integer.class, status);
     }
 
+    /** Rows charged a failed attempt: a retry count, a next retry or an error recorded on the row. */
+    public int charged() {
+        return jdbc.queryForObject("SELECT COUNT(*) FROM outbox WHERE retry_count > 0 OR next_retry_at IS NOT NULL"
+                + " OR last_error IS NOT NULL", Integer.class);
+    }
+
     /**
      * The relay attempts on record for this event id (of any relay), as the tables hold them: rows of
      * {@code gateway_outbox_attempt} (one per attempt; not the overrides of packed attempts) and elements of
