@@ -155,6 +155,10 @@ final class Options {
             }
         }
         if (o.latency) {
+            if (o.latencySections.contains("backlog")) {
+                throw new IllegalArgumentException("--only backlog: the latency run has no backlog line;"
+                        + " with --latency, --only takes relay or inbox");
+            }
             o.sections = Set.of(); // the latency lines instead of the throughput lines
         }
         return o;
