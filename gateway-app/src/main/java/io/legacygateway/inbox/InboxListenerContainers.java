@@ -1,5 +1,6 @@
 package io.legacygateway.inbox;
 
+import io.legacygateway.broker.BrokerFailovers;
 import io.legacygateway.transactions.HookedBranch;
 import io.micrometer.core.instrument.Counter;
 import jakarta.jms.Connection;
@@ -180,6 +181,9 @@ final class InboxListenerContainers implements MessageListenerContainerFactory {
                     }
                 }
                 super.commitIfNecessary(session, message);
+                if (message != null) {
+                    BrokerFailovers.committed(obtainConnectionFactory()); // consuming again after a failover
+                }
             } catch (JMSException | RuntimeException e) {
                 // a commit that fails leaves the transaction to the broker, which rolls it back (XA: counted when the
                 // global transaction ends)

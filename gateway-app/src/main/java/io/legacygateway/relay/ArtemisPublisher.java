@@ -1,5 +1,6 @@
 package io.legacygateway.relay;
 
+import io.legacygateway.broker.BrokerFailovers;
 import io.legacygateway.envelope.EnvelopeMessages;
 import jakarta.jms.Connection;
 import jakarta.jms.ConnectionFactory;
@@ -214,6 +215,7 @@ public final class ArtemisPublisher implements EventPublisher {
                     committing = true;
                     transacted.commit();
                     committing = false;
+                    BrokerFailovers.committed(connectionFactory); // publishing again after a failover
                     return PublishResult.allConfirmed(events);
                 } catch (JMSException | RuntimeException failed) {
                     if (committing) {
@@ -283,6 +285,7 @@ public final class ArtemisPublisher implements EventPublisher {
                     committing = true;
                     transacted.commit();
                     committing = false;
+                    BrokerFailovers.committed(connectionFactory);
                     confirmed.add(e);
                     continue;
                 } catch (JMSException | RuntimeException failed) {
