@@ -45,6 +45,9 @@ public final class BrokerFailovers implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(BrokerFailovers.class);
 
+    /** How long a connection may fail over before it is replaced by a new one (see {@link #abandonIfStuck}). */
+    static final long FAILOVER_PATIENCE_MILLIS = 3000;
+
     /** How long after its reconnection a role with no commit ends its episode. */
     static final long IDLE_GRACE_SECONDS = 10;
 
@@ -152,12 +155,44 @@ public final class BrokerFailovers implements AutoCloseable {
         /** Registers the failover listener of a connection just created; called once per connection. */
         void connected(ActiveMQConnection connection) {
             String name = role.tag() + " connection #" + failovers.connections.incrementAndGet();
+            AtomicLong failures = new AtomicLong(); // odd while this connection fails over
             try {
-                connection.setFailoverListener(event -> failovers.event(role, name, connection, event));
+                connection.setFailoverListener(event -> {
+                    if (event == FailoverEventType.FAILURE_DETECTED) {
+                        long failure = failures.incrementAndGet();
+                        failovers.idleCheck.schedule(() -> failovers.abandonIfStuck(name, connection, failures,
+                                failure), FAILOVER_PATIENCE_MILLIS, TimeUnit.MILLISECONDS);
+                    } else if (failures.get() % 2 == 1) {
+                        failures.incrementAndGet();
+                    }
+                    failovers.event(role, name, connection, event);
+                });
             } catch (jakarta.jms.JMSException e) {
                 log.warn("Cannot watch the failovers of broker {}: {}", name, e.toString());
             }
             failovers.reconnected(role);
+        }
+    }
+
+    /**
+     * A connection still failing over {@value #FAILOVER_PATIENCE_MILLIS} ms after its failure was detected is closed,
+     * so that its owner opens a new one (the relay at once, in the same publish; a listener container by its
+     * recovery). Observed (a thread dump, 2026-12-06): the client's failover, having reached the backup while it
+     * became active, waited for the answer to its check (CheckFailoverMessage) the whole {@code callTimeout} (30 s),
+     * and the relay's commit with it, while every other connection had failed over within a second. A new connection
+     * makes no such check. A failover that takes long because the backup is slow to activate loses nothing by it:
+     * the new connection waits for the backup as the failover would have ({@code initialConnectAttempts=-1}).
+     */
+    private void abandonIfStuck(String name, ActiveMQConnection connection, AtomicLong failures, long failure) {
+        if (failures.get() != failure || closedByTheGateway(connection)) {
+            return; // failed over, or closed by its owner, meanwhile
+        }
+        log.warn("Broker {} still failing over after {} ms: closing it, its owner opens a new connection", name,
+                FAILOVER_PATIENCE_MILLIS);
+        try {
+            connection.close();
+        } catch (jakarta.jms.JMSException | RuntimeException e) {
+            log.debug("Closing broker {} failed: {}", name, e.toString());
         }
     }
 
@@ -171,6 +206,11 @@ public final class BrokerFailovers implements AutoCloseable {
                 reconnected(role);
             }
             case FAILOVER_FAILED -> {
+                if (closedByTheGateway(c)) {
+                    // the relay replacing a connection, a route stopping: the client gives up its reconnection
+                    log.debug("Broker {} ({}) closed while failing over", connection, role.tag());
+                    return;
+                }
                 failed.get(role).increment();
                 log.error("Broker {} ({}) could not fail over (last broker {}): the connection is lost; the {}"
                         + " opens a new one", connection, role.tag(), broker,
@@ -252,6 +292,12 @@ public final class BrokerFailovers implements AutoCloseable {
         synchronized (c) {
             return c.episode == null ? 0 : TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - c.startedNanos);
         }
+    }
+
+    /** Whether the connection was closed by its owner (the client then ends a failover under way as failed). */
+    private static boolean closedByTheGateway(ActiveMQConnection c) {
+        ClientSessionFactory f = c.getSessionFactory();
+        return f != null && f.isClosed();
     }
 
     /** host:port of the broker the connection uses now (after a failover: the new one). */
