@@ -33,8 +33,12 @@ import org.slf4j.LoggerFactory;
  * {@code gateway_broker_failovers_total{role, outcome}} (outcome {@code completed} once per episode, {@code failed}
  * once per failed connection) and timed in {@code gateway_broker_failover_stall_seconds{role}} once per episode; shown
  * by {@link #failingOver()} while it lasts (the {@code brokerFailover} readiness detail). A connection the gateway
- * closes itself (the relay replaces one whose commit failed) raises no event. A reconnect to the same broker (a relay
- * rebuilding its connection after an outage) is an episode too: it starts with the lost connection's failure.
+ * closes itself while it fails over (the relay replacing one whose commit failed, a route stopping, or
+ * {@link #abandonIfStuck}: still failing over after {@value #FAILOVER_PATIENCE_MILLIS} ms) is no failed failover.
+ * A reconnect to the same broker (a relay rebuilding its connection after an outage) is an episode too: it starts
+ * with the lost connection's failure detected and ends with the first commit on the new connection (the client
+ * reports the failure of a connection without {@code reconnectAttempts} too, then its failover failed: counted
+ * {@code failed}; not tested with such a URL).
  *
  * <p>Not guaranteed: a role with nothing to do after the failure commits nothing; its episode then ends
  * {@value #IDLE_GRACE_SECONDS} s after its connections are back (a {@code FAILOVER_COMPLETED}, or a new connection),
@@ -155,17 +159,17 @@ public final class BrokerFailovers implements AutoCloseable {
         /** Registers the failover listener of a connection just created; called once per connection. */
         void connected(ActiveMQConnection connection) {
             String name = role.tag() + " connection #" + failovers.connections.incrementAndGet();
-            AtomicLong failures = new AtomicLong(); // odd while this connection fails over
+            AtomicLong failures = new AtomicLong(); // odd while this connection fails over, -1 once abandoned
             try {
                 connection.setFailoverListener(event -> {
                     if (event == FailoverEventType.FAILURE_DETECTED) {
                         long failure = failures.incrementAndGet();
                         failovers.idleCheck.schedule(() -> failovers.abandonIfStuck(name, connection, failures,
                                 failure), FAILOVER_PATIENCE_MILLIS, TimeUnit.MILLISECONDS);
-                    } else if (failures.get() % 2 == 1) {
+                    } else if (failures.get() > 0 && failures.get() % 2 == 1) {
                         failures.incrementAndGet();
                     }
-                    failovers.event(role, name, connection, event);
+                    failovers.event(role, name, connection, event, failures.get() < 0);
                 });
             } catch (jakarta.jms.JMSException e) {
                 log.warn("Cannot watch the failovers of broker {}: {}", name, e.toString());
@@ -184,7 +188,7 @@ public final class BrokerFailovers implements AutoCloseable {
      * the new connection waits for the backup as the failover would have ({@code initialConnectAttempts=-1}).
      */
     private void abandonIfStuck(String name, ActiveMQConnection connection, AtomicLong failures, long failure) {
-        if (failures.get() != failure || closedByTheGateway(connection)) {
+        if (closedByTheGateway(connection) || !failures.compareAndSet(failure, -1)) {
             return; // failed over, or closed by its owner, meanwhile
         }
         log.warn("Broker {} still failing over after {} ms: closing it, its owner opens a new connection", name,
@@ -196,7 +200,9 @@ public final class BrokerFailovers implements AutoCloseable {
         }
     }
 
-    private void event(Role role, String connection, ActiveMQConnection c, FailoverEventType event) {
+    /** @param abandoned the gateway closed this connection because its failover took too long */
+    private void event(Role role, String connection, ActiveMQConnection c, FailoverEventType event,
+                       boolean abandoned) {
         String broker = broker(c);
         switch (event) {
             case FAILURE_DETECTED -> started(role, connection, broker);
@@ -206,7 +212,7 @@ public final class BrokerFailovers implements AutoCloseable {
                 reconnected(role);
             }
             case FAILOVER_FAILED -> {
-                if (closedByTheGateway(c)) {
+                if (abandoned || closedByTheGateway(c)) {
                     // the relay replacing a connection, a route stopping: the client gives up its reconnection
                     log.debug("Broker {} ({}) closed while failing over", connection, role.tag());
                     return;
