@@ -38,7 +38,7 @@ import org.slf4j.LoggerFactory;
  * A reconnect to the same broker (a relay rebuilding its connection after an outage) is an episode too: it starts
  * with the lost connection's failure detected and ends with the first commit on the new connection (the client
  * reports the failure of a connection without {@code reconnectAttempts} too, then its failover failed: counted
- * {@code failed}; not tested with such a URL).
+ * {@code failed}; {@code RelayReconnectsAfterABrokerRestartAsAFailoverTest}).
  *
  * <p>Not guaranteed: a role with nothing to do after the failure commits nothing; its episode then ends
  * {@value #IDLE_GRACE_SECONDS} s after its connections are back (a {@code FAILOVER_COMPLETED}, or a new connection),
