@@ -50,7 +50,7 @@ public final class BrokerFailovers implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(BrokerFailovers.class);
 
     /** How long a connection may fail over before it is replaced by a new one (see {@link #abandonIfStuck}). */
-    static final long FAILOVER_PATIENCE_MILLIS = 3000;
+    static final long FAILOVER_PATIENCE_MILLIS = 2000;
 
     /** How long after its reconnection a role with no commit ends its episode. */
     static final long IDLE_GRACE_SECONDS = 10;
