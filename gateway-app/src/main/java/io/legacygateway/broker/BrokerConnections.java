@@ -1,10 +1,12 @@
 package io.legacygateway.broker;
 
 import jakarta.jms.ConnectionFactory;
+import jakarta.jms.JMSException;
 import jakarta.jms.XAConnectionFactory;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import org.apache.activemq.artemis.api.core.client.ActiveMQClient;
+import org.apache.activemq.artemis.jms.client.ActiveMQConnection;
 import org.apache.activemq.artemis.jms.client.ActiveMQConnectionFactory;
 import org.apache.activemq.artemis.jms.client.ActiveMQXAConnectionFactory;
 import org.springframework.jms.connection.DelegatingConnectionFactory;
@@ -70,16 +72,85 @@ public final class BrokerConnections {
      * given by setters, user and password included); the three are set again so that a copy never depends on that.
      */
     private static ActiveMQConnectionFactory fromUri(ActiveMQConnectionFactory artemis, boolean xa, String what) {
+        return fromUri(artemis, xa, what, artemis instanceof Watched w ? w.watch() : null);
+    }
+
+    /** {@link #fromUri(ActiveMQConnectionFactory, boolean, String)}, watched by {@code watch} unless it is null. */
+    private static ActiveMQConnectionFactory fromUri(ActiveMQConnectionFactory artemis, boolean xa, String what,
+                                                     BrokerFailovers.Watch watch) {
         try {
             String uri = artemis.toURI().toString();
-            ActiveMQConnectionFactory cf = xa ? new ActiveMQXAConnectionFactory(uri)
-                    : new ActiveMQConnectionFactory(uri);
+            ActiveMQConnectionFactory cf = watch != null ? (xa ? new WatchedXa(uri, watch) : new WatchedPlain(uri, watch))
+                    : xa ? new ActiveMQXAConnectionFactory(uri) : new ActiveMQConnectionFactory(uri);
             cf.setUser(artemis.getUser());
             cf.setPassword(artemis.getPassword());
             cf.setProducerWindowSize(artemis.getProducerWindowSize());
             return cf;
         } catch (IOException e) {
             throw new UncheckedIOException("cannot derive " + what + " from " + artemis, e);
+        }
+    }
+
+    /** A copy of {@code artemis} whose every connection is watched by {@code watch} ({@link BrokerFailovers#watch}). */
+    static ActiveMQConnectionFactory watched(ActiveMQConnectionFactory artemis, BrokerFailovers.Watch watch,
+                                             boolean xa) {
+        return fromUri(artemis, xa, "a watched broker connection factory", watch);
+    }
+
+    /** A factory whose connections report their failovers ({@link BrokerFailovers}). */
+    interface Watched {
+        BrokerFailovers.Watch watch();
+    }
+
+    /**
+     * Registers the failover listener on each connection as the client creates it: every way of opening one
+     * ({@code createConnection}, {@code createXAConnection}, {@code createContext}) goes through
+     * {@code createConnectionInternal}. Not serialisable with its watch (never bound in JNDI).
+     */
+    private static final class WatchedPlain extends ActiveMQConnectionFactory implements Watched {
+        private final transient BrokerFailovers.Watch watch;
+
+        WatchedPlain(String uri, BrokerFailovers.Watch watch) {
+            super(uri);
+            this.watch = watch;
+        }
+
+        @Override
+        public BrokerFailovers.Watch watch() {
+            return watch;
+        }
+
+        @Override
+        protected synchronized ActiveMQConnection createConnectionInternal(String username, String password,
+                                                                           boolean isXA, int type)
+                throws JMSException {
+            ActiveMQConnection c = super.createConnectionInternal(username, password, isXA, type);
+            watch.connected(c);
+            return c;
+        }
+    }
+
+    /** {@link WatchedPlain} for XA. */
+    private static final class WatchedXa extends ActiveMQXAConnectionFactory implements Watched {
+        private final transient BrokerFailovers.Watch watch;
+
+        WatchedXa(String uri, BrokerFailovers.Watch watch) {
+            super(uri);
+            this.watch = watch;
+        }
+
+        @Override
+        public BrokerFailovers.Watch watch() {
+            return watch;
+        }
+
+        @Override
+        protected synchronized ActiveMQConnection createConnectionInternal(String username, String password,
+                                                                           boolean isXA, int type)
+                throws JMSException {
+            ActiveMQConnection c = super.createConnectionInternal(username, password, isXA, type);
+            watch.connected(c);
+            return c;
         }
     }
 

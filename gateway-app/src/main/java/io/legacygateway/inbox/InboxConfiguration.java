@@ -1,6 +1,7 @@
 package io.legacygateway.inbox;
 
 import io.legacygateway.broker.BrokerConnections;
+import io.legacygateway.broker.BrokerFailovers;
 import io.legacygateway.config.GatewayDataSources;
 import io.legacygateway.config.GatewayProperties;
 import io.legacygateway.transactions.XaTransactions;
@@ -14,7 +15,7 @@ import org.springframework.context.annotation.Configuration;
 /**
  * The idempotent inbox consumers: the factory that the {@code inbox-consumer} route template calls for each consumer,
  * and the template's bean. Consumers get the broker client's own factory ({@link BrokerConnections#nativeFactory}),
- * not Spring's caching wrapper.
+ * not Spring's caching wrapper, watched for failovers ({@link BrokerFailovers}).
  */
 @Configuration(proxyBeanMethods = false)
 public class InboxConfiguration {
@@ -23,8 +24,9 @@ public class InboxConfiguration {
     InboxConsumerFactory inboxConsumerFactory(GatewayProperties properties, GatewayDataSources dataSources,
                                               ConnectionFactory connectionFactory, XaTransactions xa,
                                               MeterRegistry meters, Clock clock,
-                                              ObjectProvider<InboxDeliveryHook> hooks) {
-        return new InboxConsumerFactory(properties, dataSources, BrokerConnections.nativeFactory(connectionFactory),
+                                              ObjectProvider<InboxDeliveryHook> hooks, BrokerFailovers failovers) {
+        return new InboxConsumerFactory(properties, dataSources,
+                failovers.watch(BrokerConnections.nativeFactory(connectionFactory), BrokerFailovers.Role.INBOX),
                 xa, meters, clock, hooks.orderedStream().toList());
     }
 

@@ -1,5 +1,6 @@
 package io.legacygateway.ops;
 
+import io.legacygateway.broker.BrokerFailovers;
 import io.legacygateway.config.GatewayDataSources;
 import io.legacygateway.transactions.XaTransactions;
 import jakarta.jms.Connection;
@@ -118,6 +119,38 @@ public final class GatewayHealthIndicators {
                 builder.down().withDetail("error", String.valueOf(e.getMessage())
                         + (e.getCause() == null ? "" : " <- " + e.getCause()));
             }
+        }
+    }
+
+    /**
+     * {@code brokerFailover}: whether the relays' or inbox consumers' broker connections are failing over now
+     * ({@link BrokerFailovers}): {@code failingOver: true} with, per role, since when, the connection and broker whose
+     * failure started it and whether the connections are back (waiting for the first commit), until that role commits
+     * again. Always UP: readiness gates only the gateway's operations API (it serves no other inbound traffic), which
+     * an operator needs most while a failover runs, and taking the gateway out for a few seconds would neither
+     * shorten the failover nor spare any request; the broker check ({@code broker}) is DOWN when no broker accepts a
+     * connection. Read at every call (no cache: it reads memory only).
+     */
+    public static class BrokerFailover extends AbstractHealthIndicator {
+        private final BrokerFailovers failovers;
+
+        public BrokerFailover(BrokerFailovers failovers) {
+            super("Broker failover health check failed");
+            this.failovers = failovers;
+        }
+
+        @Override
+        protected void doHealthCheck(Health.Builder builder) {
+            Map<BrokerFailovers.Role, BrokerFailovers.Episode> running = failovers.failingOver();
+            builder.up().withDetail("failingOver", !running.isEmpty());
+            running.forEach((role, e) -> {
+                Map<String, Object> detail = new LinkedHashMap<>();
+                detail.put("since", e.since().toString());
+                detail.put("connection", e.connection());
+                detail.put("broker", e.broker());
+                detail.put("reconnected", e.reconnected());
+                builder.withDetail(role.name().toLowerCase(java.util.Locale.ROOT), detail);
+            });
         }
     }
 

@@ -1,6 +1,7 @@
 package io.legacygateway.ops;
 
 import io.legacygateway.broker.BrokerConnections;
+import io.legacygateway.broker.BrokerFailovers;
 import io.legacygateway.config.CommandContext;
 import io.legacygateway.config.GatewayDataSources;
 import io.legacygateway.config.GatewayProperties;
@@ -75,6 +76,12 @@ public class OperationsConfiguration {
                                                          GatewayProperties properties) {
         return new GatewayHealthIndicators.Broker(BrokerConnections.nativeFactory(connectionFactory),
                 properties.metrics().healthCacheInEffect());
+    }
+
+    /** Readiness detail: a broker failover under way (always UP, see the class). */
+    @Bean
+    GatewayHealthIndicators.BrokerFailover brokerFailoverHealthIndicator(BrokerFailovers failovers) {
+        return new GatewayHealthIndicators.BrokerFailover(failovers);
     }
 
     /** Readiness detail: the XA relays' in-doubt transactions and heuristic outcomes (always UP, see the class). */

@@ -1,5 +1,6 @@
 package io.legacygateway.relay;
 
+import io.legacygateway.broker.BrokerFailovers;
 import io.legacygateway.envelope.EnvelopeMessages;
 import jakarta.jms.Connection;
 import jakarta.jms.ConnectionFactory;
@@ -170,9 +171,14 @@ public final class ArtemisPublisher implements EventPublisher {
         }
     }
 
-    /** A commit failed: whether its outcome is unknown, for the rest of this publish. */
+    /**
+     * A commit failed: whether its outcome is unknown, for the rest of this publish. Not when the failover rolled the
+     * transaction back before its commit was sent ({@link BrokerFailures#rolledBackOnFailover}), though the connection
+     * is then marked broken (the client reports every failover to the exception listener): nothing was stored.
+     */
     private void commitFailed(Throwable failure) {
-        if (!outcomeUnknown && (broken || BrokerFailures.commitOutcomeUnknown(failure))) {
+        if (!outcomeUnknown && !BrokerFailures.rolledBackOnFailover(failure)
+                && (broken || BrokerFailures.commitOutcomeUnknown(failure))) {
             outcomeUnknown = true;
             log.warn("Relay '{}': the broker's commit failed without an answer, it may have stored the batch (recorded"
                     + " as OUTCOME_UNKNOWN; the broker drops the copies of the resend): {}", relay,
@@ -214,6 +220,7 @@ public final class ArtemisPublisher implements EventPublisher {
                     committing = true;
                     transacted.commit();
                     committing = false;
+                    BrokerFailovers.committed(connectionFactory); // publishing again after a failover
                     return PublishResult.allConfirmed(events);
                 } catch (JMSException | RuntimeException failed) {
                     if (committing) {
@@ -283,6 +290,7 @@ public final class ArtemisPublisher implements EventPublisher {
                     committing = true;
                     transacted.commit();
                     committing = false;
+                    BrokerFailovers.committed(connectionFactory);
                     confirmed.add(e);
                     continue;
                 } catch (JMSException | RuntimeException failed) {
@@ -344,10 +352,11 @@ public final class ArtemisPublisher implements EventPublisher {
 
     /**
      * Whether a failure means the broker is gone rather than that it refused one message: the connection is not (or
-     * no longer) there, a call timed out, or its outcome is unknown.
+     * no longer) there, a call timed out, or its outcome is unknown; or a failover rolled the batch back, which is
+     * sent again whole on a new connection, not one at a time.
      */
     boolean connectionLost(Throwable failure) {
-        return broken || BrokerFailures.outage(failure);
+        return broken || BrokerFailures.outage(failure) || BrokerFailures.rolledBackOnFailover(failure);
     }
 
     /** After a failure that does not say "connection lost": is the broker still answering this session? */

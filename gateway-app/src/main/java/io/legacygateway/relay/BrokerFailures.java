@@ -107,6 +107,16 @@ final class BrokerFailures {
         return !duplicate(failure) && outage(failure);
     }
 
+    /**
+     * Whether the client rolled the transaction back because its session failed over before the commit was sent
+     * ({@code TRANSACTION_ROLLED_BACK}, AMQ219030): the broker stored nothing of it, and the session works on the new
+     * broker. A commit sent before the failure and cut by it is {@code TRANSACTION_OUTCOME_UNKNOWN} instead.
+     */
+    static boolean rolledBackOnFailover(Throwable failure) {
+        ActiveMQException a = artemis(failure);
+        return a != null && a.getType() == ActiveMQExceptionType.TRANSACTION_ROLLED_BACK;
+    }
+
     /** The broker's reason in one line, without the message's headers that Artemis appends to it. */
     static String reason(Throwable failure) {
         String m = String.valueOf(failure.getMessage());

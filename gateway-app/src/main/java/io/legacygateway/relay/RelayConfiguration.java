@@ -1,6 +1,7 @@
 package io.legacygateway.relay;
 
 import io.legacygateway.broker.BrokerConnections;
+import io.legacygateway.broker.BrokerFailovers;
 import io.legacygateway.config.GatewayDataSources;
 import io.legacygateway.config.GatewayProperties;
 import io.legacygateway.transactions.XaTransactions;
@@ -16,7 +17,8 @@ import org.springframework.context.annotation.Configuration;
 /**
  * The outbox relays: the factory that the {@code outbox-relay} route template calls for each relay, the template's
  * bean, and the {@code relay explain} command. Each relay publishes over its own connection from the broker client's
- * factory with a producer window for whole batches ({@link BrokerConnections#publishingFactory}).
+ * factory with a producer window for whole batches ({@link BrokerConnections#publishingFactory}), whose failovers
+ * {@link BrokerFailovers} watches.
  */
 @Configuration(proxyBeanMethods = false)
 public class RelayConfiguration {
@@ -32,9 +34,11 @@ public class RelayConfiguration {
     OutboxRelayFactory outboxRelayFactory(GatewayProperties properties, GatewayDataSources dataSources,
                                           ConnectionFactory connectionFactory, XaTransactions xa,
                                           MeterRegistry meters, Clock clock, RetryJitter jitter,
-                                          ObjectProvider<RelayCycleHook> hooks, ObjectProvider<CamelContext> camel) {
-        return new OutboxRelayFactory(properties, dataSources,
-                BrokerConnections.publishingFactory(BrokerConnections.nativeFactory(connectionFactory)), xa, meters,
+                                          ObjectProvider<RelayCycleHook> hooks, ObjectProvider<CamelContext> camel,
+                                          BrokerFailovers failovers) {
+        return new OutboxRelayFactory(properties, dataSources, failovers.watch(
+                BrokerConnections.publishingFactory(BrokerConnections.nativeFactory(connectionFactory)),
+                BrokerFailovers.Role.RELAY), xa, meters,
                 clock, jitter, hooks.orderedStream().toList(), camel);
     }
 

@@ -12,6 +12,7 @@ import com.networknt.schema.SchemaValidatorsConfig;
 import com.networknt.schema.SpecVersion;
 import io.legacygateway.config.GatewayProperties;
 import io.legacygateway.testsupport.StandaloneArtemis;
+import io.legacygateway.testsupport.StandaloneArtemisPair;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.Reader;
@@ -292,6 +293,8 @@ class DockerComposeMatchesRepositoryTest {
             assertThat(hosts).as(gateway + " brokers").containsExactlyElementsOf(BROKERS.keySet());
             assertThat(ha.group(2).split("&")).as(gateway + " client options")
                     .contains("ha=true", "reconnectAttempts=-1", "initialConnectAttempts=-1");
+            assertThat(ha.group(2)).as(gateway + " client options: those the failover tests measured")
+                    .isEqualTo(StandaloneArtemisPair.CLIENT_OPTIONS);
         }
         for (String broker : BROKERS.keySet()) {
             String javaArgs = (String) map(service(broker).get("environment")).get("JAVA_ARGS_APPEND");

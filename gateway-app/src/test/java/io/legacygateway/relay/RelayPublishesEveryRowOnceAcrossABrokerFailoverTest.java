@@ -2,7 +2,12 @@ package io.legacygateway.relay;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
+import io.legacygateway.broker.BrokerFailovers;
 import io.legacygateway.envelope.EnvelopeMessages;
+import io.legacygateway.ops.GatewayHealthIndicators;
 import io.legacygateway.testsupport.LegacyDatabases;
 import io.legacygateway.testsupport.QueueProbe;
 import io.legacygateway.testsupport.StandaloneArtemis;
@@ -10,6 +15,7 @@ import io.legacygateway.testsupport.StandaloneBroker;
 import io.legacygateway.testsupport.StandaloneArtemisPair;
 import io.legacygateway.testsupport.TestDatabase;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
 import jakarta.jms.ConnectionFactory;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -28,6 +34,9 @@ import org.junit.jupiter.api.Test;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.actuate.health.Health;
+import org.springframework.boot.actuate.health.HealthEndpointGroups;
+import org.springframework.boot.actuate.health.Status;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.test.context.ActiveProfiles;
 import org.springframework.test.context.DynamicPropertyRegistry;
@@ -42,6 +51,12 @@ import org.springframework.test.context.DynamicPropertySource;
  * unknown (the relay sends it again and the backup drops what it holds). Afterwards every row is marked, every event is
  * on the queue exactly once by event id (read from the backup), each aggregate's events in outbox order, and no row
  * has been charged an attempt.
+ *
+ * <p>And the gateway tells: {@code BrokerFailovers} logs the failure detected (WARN) and the failover's end with its
+ * stall (INFO), counts one completed relay failover in {@code gateway_broker_failovers_total} and one stall in
+ * {@code gateway_broker_failover_stall_seconds}, the readiness group's {@code brokerFailover} shows
+ * {@code failingOver: true} while it lasts and {@code false} after (readiness itself stays UP), and no duplicate the
+ * broker dropped is counted unexplained ({@code gateway_outbox_duplicate_ids_total} 0).
  *
  * <p>Real processes, no mocks: the two brokers are made from the Artemis distribution with the repository's HA files
  * ({@link StandaloneArtemisPair}); PostgreSQL; one writer thread inserting rows over 20 aggregates while the relay's
@@ -75,6 +90,12 @@ class RelayPublishesEveryRowOnceAcrossABrokerFailoverTest extends RelayTestSuppo
     @Autowired
     CamelContext camel;
 
+    @Autowired
+    GatewayHealthIndicators.BrokerFailover failoverHealth;
+
+    @Autowired
+    HealthEndpointGroups healthGroups;
+
     /** The test's own reads follow the active broker too (the pair's URL, as the administrator). */
     @Override
     protected ConnectionFactory probeConnectionFactory() {
@@ -86,6 +107,12 @@ class RelayPublishesEveryRowOnceAcrossABrokerFailoverTest extends RelayTestSuppo
         long began = System.nanoTime();
         String queue = unique("it.failover");
         String name = unique("failover");
+        double completedBefore = failovers("relay", "completed");
+        double failedBefore = failovers("relay", "failed");
+        long stallsBefore = stalls("relay").count();
+        ListAppender<ILoggingEvent> lines = new ListAppender<>();
+        lines.start();
+        ((ch.qos.logback.classic.Logger) LoggerFactory.getLogger(BrokerFailovers.class)).addAppender(lines);
         // the legacy application: one writer, so each aggregate's insert order is its commit order
         Map<String, String> aggregateOf = new LinkedHashMap<>();
         AtomicReference<Throwable> writerFailed = new AtomicReference<>();
@@ -115,9 +142,15 @@ class RelayPublishesEveryRowOnceAcrossABrokerFailoverTest extends RelayTestSuppo
             Awaitility.await("a third of the rows published").atMost(Duration.ofSeconds(60))
                     .pollInterval(Duration.ofMillis(20))
                     .until(() -> failed(writerFailed) || rows.count("PUBLISHED") >= ROWS / 3);
+            assertThat(failingOver()).as("readiness before the kill").isFalse();
             long killedAt = System.nanoTime();
             PAIR.killActive();
             int publishedAtKill = rows.count("PUBLISHED"); // once the primary is gone (give or take one batch)
+            Awaitility.await("readiness showing the failover").atMost(Duration.ofSeconds(30))
+                    .pollInterval(Duration.ofMillis(10)).until(this::failingOver);
+            Health during = failoverHealth.getHealth(true);
+            assertThat(during.getStatus()).as("readiness stays UP during a failover").isEqualTo(Status.UP);
+            assertThat(during.getDetails()).containsKey("relay");
             PAIR.awaitBackupActive(Duration.ofSeconds(60));
             long backupActiveAt = System.nanoTime();
             Awaitility.await("publishing resumed on the backup").atMost(Duration.ofSeconds(60))
@@ -130,16 +163,32 @@ class RelayPublishesEveryRowOnceAcrossABrokerFailoverTest extends RelayTestSuppo
             Awaitility.await("every row published").atMost(Duration.ofSeconds(60))
                     .pollInterval(Duration.ofMillis(100))
                     .until(() -> rows.count("PUBLISHED") == ROWS);
+            Awaitility.await("the failover's end").atMost(Duration.ofSeconds(30))
+                    .pollInterval(Duration.ofMillis(20)).until(() -> !failingOver());
             log.info("Failover under relay load: kill -9 of the primary at {} of {} rows published; backup active"
                             + " after {} ms, publishing resumed after {} ms; all published {} ms after the kill;"
                             + " duplicate ids counted by the relay: {}", publishedAtKill, ROWS,
                     millis(killedAt, backupActiveAt), millis(killedAt, resumedAt), millis(killedAt, System.nanoTime()),
                     meters.counter("gateway.outbox.duplicate.ids", "relay", name).count());
+            log.info("Failover as the gateway saw it: stall {} ms", stalls("relay").max(TimeUnit.MILLISECONDS));
         } finally {
             camel.getRouteController().stopRoute(routeId);
             camel.removeRoute(routeId);
             writer.interrupt();
+            ((ch.qos.logback.classic.Logger) LoggerFactory.getLogger(BrokerFailovers.class)).detachAppender(lines);
         }
+
+        assertThat(failovers("relay", "completed") - completedBefore).as("one failover completed").isEqualTo(1);
+        assertThat(failovers("relay", "failed") - failedBefore).as("no failover failed").isZero();
+        assertThat(stalls("relay").count() - stallsBefore).as("its stall timed once").isEqualTo(1);
+        assertThat(lines.list).as("a WARN when the failure was detected").anyMatch(e -> e.getLevel() == Level.WARN
+                && e.getFormattedMessage().contains("(relay) lost broker 127.0.0.1:" + PAIR.primary().port()));
+        assertThat(lines.list).as("an INFO with the stall").anyMatch(e -> e.getLevel() == Level.INFO
+                && e.getFormattedMessage().matches("Broker failover of the relay completed: publishing again after"
+                        + " \\d+ ms"));
+        assertThat(healthGroups.get("readiness").isMember("brokerFailover")).as("in the readiness group").isTrue();
+        assertThat(meters.counter("gateway.outbox.duplicate.ids", "relay", name).count())
+                .as("no unexplained duplicate").isZero();
 
         assertThat(rows.count("PUBLISHED")).as("every row marked").isEqualTo(ROWS);
         assertThat(rows.count("PENDING")).isZero();
@@ -160,6 +209,18 @@ class RelayPublishesEveryRowOnceAcrossABrokerFailoverTest extends RelayTestSuppo
             assertThat(queued).as(aggregate + "'s events in outbox order").containsExactlyElementsOf(written);
         }
         log.info("Failover test: {} rows, {} ms in all", ROWS, millis(began, System.nanoTime()));
+    }
+
+    private boolean failingOver() {
+        return Boolean.TRUE.equals(failoverHealth.getHealth(true).getDetails().get("failingOver"));
+    }
+
+    private double failovers(String role, String outcome) {
+        return meters.counter("gateway.broker.failovers", "role", role, "outcome", outcome).count();
+    }
+
+    private Timer stalls(String role) {
+        return meters.timer("gateway.broker.failover.stall", "role", role);
     }
 
     private static boolean failed(AtomicReference<Throwable> writerFailed) {

@@ -18,7 +18,10 @@ import org.springframework.util.FileSystemUtils;
  * distribution, the primary with {@code broker-primary.xml}, the backup with {@code broker-backup.xml}, each on a free
  * loopback port, with a cluster password of their own. {@link #start()} starts the primary, then the backup, and
  * returns once the backup has logged that it is synchronized with the primary (AMQ221024): from then on every commit
- * the primary confirms is on the backup too. {@link #killActive()} is a kill -9 of the active broker's JVM.
+ * the primary confirms is on the backup too. {@link #killActive()} is a kill -9 of the active broker's JVM;
+ * {@link #restartKilled} starts it again and waits until the pair is whole (with the repository's files: the primary
+ * copies the journal back from the backup and takes over again, the backup starts again as its replica), so that a
+ * test can kill the active broker again and again.
  *
  * <p>Not shared: a test class makes its own pair and closes it (both killed, their directories deleted).
  */
@@ -32,12 +35,20 @@ public final class StandaloneArtemisPair implements AutoCloseable {
     static final String SERVER_ACTIVE = "AMQ221007";
     static final String BACKUP_SYNCHRONIZED = "AMQ221024";
 
+    /** The client options of the pair's URL as {@code docs/deployment.md} "Broker HA" gives them. */
+    public static final String CLIENT_OPTIONS = "ha=true&reconnectAttempts=-1&initialConnectAttempts=-1"
+            + "&retryInterval=500&retryIntervalMultiplier=1.5&maxRetryInterval=2000";
+
     private final Path dir;
     private final StandaloneArtemis primary;
     private final StandaloneArtemis backup;
     private boolean primaryActive = true;
     /** Where the backup's output of its current run starts. */
     private long backupStartedAt;
+    /** Where the surviving broker's output starts at the last kill. */
+    private long survivorLogFrom;
+    /** The broker killed last and not started again, {@code null} when both run. */
+    private StandaloneArtemis killed;
 
     private StandaloneArtemisPair(Path dir, StandaloneArtemis primary, StandaloneArtemis backup) {
         this.dir = dir;
@@ -99,8 +110,7 @@ public final class StandaloneArtemisPair implements AutoCloseable {
 
     /** The client URL of the pair, as {@code docs/deployment.md} "Broker HA" gives it. */
     public String haUrl() {
-        return "(tcp://127.0.0.1:" + primary.port() + ",tcp://127.0.0.1:" + backup.port()
-                + ")?ha=true&reconnectAttempts=-1&initialConnectAttempts=-1";
+        return "(tcp://127.0.0.1:" + primary.port() + ",tcp://127.0.0.1:" + backup.port() + ")?" + CLIENT_OPTIONS;
     }
 
     public StandaloneArtemis primary() {
@@ -117,6 +127,7 @@ public final class StandaloneArtemisPair implements AutoCloseable {
      */
     public synchronized void killActive() {
         StandaloneArtemis active = primaryActive ? primary : backup;
+        survivorLogFrom = logSize(primaryActive ? backup : primary);
         ProcessHandle jvm = active.brokerJvm();
         jvm.destroyForcibly();
         try {
@@ -126,6 +137,65 @@ public final class StandaloneArtemisPair implements AutoCloseable {
         }
         active.kill(); // reaps the launched process
         primaryActive = !primaryActive;
+        killed = active;
+    }
+
+    /** Whether the primary is the active broker (as far as this pair's kills and restarts tell). */
+    public synchronized boolean primaryActive() {
+        return primaryActive;
+    }
+
+    /** Waits until the broker that took over from the killed one has logged that it is active and accepts clients. */
+    public void awaitTakeover(Duration atMost) {
+        StandaloneArtemis active;
+        long from;
+        synchronized (this) {
+            active = primaryActive ? primary : backup;
+            from = survivorLogFrom;
+        }
+        awaitLog(active, from, SERVER_ACTIVE, "the surviving broker active", atMost);
+        active.awaitAccepting(atMost);
+    }
+
+    /**
+     * Starts the broker killed last again and returns once the pair is whole: a restarted primary (its
+     * {@code check-for-active-server}) first copies the journal from the active backup (AMQ221024), then takes over
+     * again (AMQ221007: fail-back, the backup hands over, a planned failover for the clients) and the backup, started
+     * again by itself ({@code restart-backup}), is synchronized with it (AMQ221024); a restarted backup is synchronized
+     * with the primary. Returns the milliseconds from the start to the pair being whole.
+     *
+     * @param failback called when the primary has the journal and is about to take over again (the fail-back's
+     *                 failover starts), not called when the backup was restarted
+     */
+    public long restartKilled(Duration atMost, Runnable failback) {
+        StandaloneArtemis restarted;
+        long began = System.nanoTime();
+        synchronized (this) {
+            restarted = killed;
+            if (restarted == null) {
+                throw new IllegalStateException("no broker of the pair was killed");
+            }
+            killed = null;
+        }
+        long from = logSize(restarted);
+        restarted.launch();
+        if (restarted == primary) {
+            awaitLog(primary, from, BACKUP_SYNCHRONIZED, "the restarted primary synchronized with the backup", atMost);
+            failback.run();
+            long backupFrom = logSize(backup);
+            awaitLog(primary, from, SERVER_ACTIVE, "the primary active again (fail-back)", atMost);
+            primary.awaitAccepting(atMost);
+            synchronized (this) {
+                primaryActive = true;
+            }
+            awaitLog(backup, backupFrom, BACKUP_SYNCHRONIZED, "the backup synchronized again after the fail-back",
+                    atMost);
+            backupStartedAt = backupFrom;
+        } else {
+            backupStartedAt = from;
+            awaitLog(backup, from, BACKUP_SYNCHRONIZED, "the restarted backup synchronized", atMost);
+        }
+        return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - began);
     }
 
     /** Waits until the backup has logged that it is active (AMQ221007) and accepts connections. */
