@@ -4,9 +4,14 @@ import io.legacygateway.GatewayApplication;
 import io.legacygateway.adapters.outbox.OutboxRow;
 import io.legacygateway.inbox.InboxDeliveryHook;
 import io.legacygateway.relay.RelayCycleHook;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.awaitility.Awaitility;
 import org.springframework.boot.SpringApplication;
 
 /**
@@ -20,6 +25,10 @@ import org.springframework.boot.SpringApplication;
  *   <li>{@code before-commit}: an XA cycle's branches both prepared and the transaction's record written, neither
  *       committed.</li>
  * </ul>
+ * One window holds instead of halting: {@code hold-before-broker-commit}, the first relay cycle whose batch is sent and
+ * about to be committed on the broker prints {@code HOLD relay '<relay>' hold-before-broker-commit} and waits until
+ * the file {@value #RELEASE} exists in the working directory, then goes on (the relay's fence runs next): the test
+ * freezes the process there ({@code kill -STOP}) with the claim's rows locked, and creates the file before it wakes it.
  * The same windows for an inbox consumer's batch with {@code transactionMode: XA}: {@code before-prepare} before its
  * first branch (the broker's) prepares, {@code between-prepares} before the second (the database's),
  * {@code before-commit} before the first branch commits. Without the argument it is the plain gateway.
@@ -28,6 +37,8 @@ public final class HaltingGateway {
 
     public static final int STATUS = 87;
     public static final String ARGUMENT = "--halt-window=";
+    /** The file whose presence ends the hold of {@code hold-before-broker-commit}. */
+    public static final String RELEASE = "release-hold";
 
     private HaltingGateway() {
     }
@@ -39,6 +50,18 @@ public final class HaltingGateway {
         SpringApplication application = new SpringApplication(GatewayApplication.class);
         application.addInitializers(context -> context.getBeanFactory().registerSingleton("haltingHook",
                 new RelayCycleHook() {
+                    private final AtomicBoolean held = new AtomicBoolean();
+
+                    @Override
+                    public void beforeBrokerCommit(String relay) {
+                        if (window.equals("hold-before-broker-commit") && held.compareAndSet(false, true)) {
+                            System.out.println("HOLD relay '" + relay + "' " + window);
+                            System.out.flush();
+                            Awaitility.await().atMost(Duration.ofMinutes(5)).pollInterval(Duration.ofMillis(20))
+                                    .until(() -> Files.exists(Path.of(RELEASE)));
+                        }
+                    }
+
                     @Override
                     public void afterPublishBeforeMark(String relay, List<OutboxRow> published) {
                         if (window.equals("before-prepare") && !published.isEmpty()) {
