@@ -66,6 +66,9 @@ abstract class GatewayFrozenBeforeItsBrokerCommitContractTest {
         String queue = "it.frozen." + UUID.randomUUID().toString().substring(0, 8);
 
         List<GatewayProcess.Running> gateways = List.of(gateway("a", url, queue), gateway("b", url, queue));
+        for (String name : List.of("a", "b")) {
+            Files.createFile(workDir.resolve(name).resolve(HaltingGateway.HOLD)); // both armed: the first to hold
+        }
         try {
             Awaitility.await("both gateways run the relay").atMost(START).pollInterval(Duration.ofMillis(200))
                     .until(() -> gateways.stream().allMatch(g -> g.printed("Outbox relay 'orders'")
@@ -86,14 +89,17 @@ abstract class GatewayFrozenBeforeItsBrokerCommitContractTest {
             expected.values().forEach(ids -> heldFirst.addAll(ids.subList(0, 2))); // rows 1-8 (and 9, 10 below)
             Awaitility.await("a gateway holds its first batch before its broker commit").atMost(Duration.ofSeconds(30))
                     .pollInterval(Duration.ofMillis(10))
-                    .until(() -> gateways.stream().anyMatch(g -> g.printed("HOLD relay")));
-            GatewayProcess.Running frozen = gateways.stream().filter(g -> g.printed("HOLD relay")).findFirst()
+                    .until(() -> gateways.stream().anyMatch(g -> g.printed("HOLD #1")));
+            GatewayProcess.Running frozen = gateways.stream().filter(g -> g.printed("HOLD #1")).findFirst()
                     .orElseThrow();
             GatewayProcess.Running other = gateways.get(0) == frozen ? gateways.get(1) : gateways.get(0);
             frozen.signal("STOP");
             long stopped = System.nanoTime();
             Files.createFile(workDir.resolve(name(frozen, gateways)).resolve(HaltingGateway.RELEASE)); // seen on CONT
-            Files.createFile(workDir.resolve(name(other, gateways)).resolve(HaltingGateway.RELEASE)); // never held
+            Path otherDir = workDir.resolve(name(other, gateways));
+            if (!Files.deleteIfExists(otherDir.resolve(HaltingGateway.HOLD))) {
+                Files.createFile(otherDir.resolve(HaltingGateway.RELEASE)); // it took its hold: let it go on
+            }
 
             List<String> free = new ArrayList<>();
             for (int i = 0; i < 9; i++) {

@@ -4,12 +4,13 @@ import io.legacygateway.GatewayApplication;
 import io.legacygateway.adapters.outbox.OutboxRow;
 import io.legacygateway.inbox.InboxDeliveryHook;
 import io.legacygateway.relay.RelayCycleHook;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.awaitility.Awaitility;
 import org.springframework.boot.SpringApplication;
@@ -25,10 +26,11 @@ import org.springframework.boot.SpringApplication;
  *   <li>{@code before-commit}: an XA cycle's branches both prepared and the transaction's record written, neither
  *       committed.</li>
  * </ul>
- * One window holds instead of halting: {@code hold-before-broker-commit}, the first relay cycle whose batch is sent and
- * about to be committed on the broker prints {@code HOLD relay '<relay>' hold-before-broker-commit} and waits until
- * the file {@value #RELEASE} exists in the working directory, then goes on (the relay's fence runs next): the test
- * freezes the process there ({@code kill -STOP}) with the claim's rows locked, and creates the file before it wakes it.
+ * One window holds instead of halting: {@code hold-before-broker-commit}. While the file {@value #HOLD} exists in the
+ * working directory, the next relay cycle whose batch is sent and about to be committed on the broker deletes it,
+ * prints {@code HOLD #<n> relay '<relay>'} ({@code n} counts the holds of this process) and waits until the file
+ * {@value #RELEASE} exists, deletes that too and goes on (the relay's fence runs next): the test freezes the process
+ * there ({@code kill -STOP}), kills it or ends its database session with the claim's rows locked.
  * The same windows for an inbox consumer's batch with {@code transactionMode: XA}: {@code before-prepare} before its
  * first branch (the broker's) prepares, {@code between-prepares} before the second (the database's),
  * {@code before-commit} before the first branch commits. Without the argument it is the plain gateway.
@@ -37,6 +39,8 @@ public final class HaltingGateway {
 
     public static final int STATUS = 87;
     public static final String ARGUMENT = "--halt-window=";
+    /** The file that arms {@code hold-before-broker-commit} for one cycle. */
+    public static final String HOLD = "hold";
     /** The file whose presence ends the hold of {@code hold-before-broker-commit}. */
     public static final String RELEASE = "release-hold";
 
@@ -50,15 +54,15 @@ public final class HaltingGateway {
         SpringApplication application = new SpringApplication(GatewayApplication.class);
         application.addInitializers(context -> context.getBeanFactory().registerSingleton("haltingHook",
                 new RelayCycleHook() {
-                    private final AtomicBoolean held = new AtomicBoolean();
+                    private final AtomicInteger holds = new AtomicInteger();
 
                     @Override
                     public void beforeBrokerCommit(String relay) {
-                        if (window.equals("hold-before-broker-commit") && held.compareAndSet(false, true)) {
-                            System.out.println("HOLD relay '" + relay + "' " + window);
+                        if (window.equals("hold-before-broker-commit") && deleted(HOLD)) {
+                            System.out.println("HOLD #" + holds.incrementAndGet() + " relay '" + relay + "'");
                             System.out.flush();
                             Awaitility.await().atMost(Duration.ofMinutes(5)).pollInterval(Duration.ofMillis(20))
-                                    .until(() -> Files.exists(Path.of(RELEASE)));
+                                    .until(() -> deleted(RELEASE));
                         }
                     }
 
@@ -101,6 +105,14 @@ public final class HaltingGateway {
                     }
                 }));
         application.run(args);
+    }
+
+    private static boolean deleted(String file) {
+        try {
+            return Files.deleteIfExists(Path.of(file));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     private static void halt(String who, String window) {
