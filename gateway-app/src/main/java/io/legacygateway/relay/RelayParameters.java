@@ -100,8 +100,9 @@ public record RelayParameters(
                 + " (a stopped process, a long GC pause, a paused VM) or lost its network, within the lease and one"
                 + " `pollInterval`. Before the broker commits a batch the cycle proves, on its connection, that its"
                 + " session still answers and answered less than the lease ago, else it commits nothing on the broker"
-                + " and rolls back as an outage (no row charged). A cycle is idle in its transaction while it"
-                + " publishes: must exceed `publishTimeout`. See [Running several"
+                + " and rolls back as an outage (no row charged). A cycle is idle in its transaction while its steps"
+                + " run and while it publishes: must exceed `publishTimeout`, and keep the steps' time well inside it."
+                + " See [Running several"
                 + " gateways](deployment.md#running-several-gateways)")
         @DefaultValue("60s") Duration claimLease,
 
