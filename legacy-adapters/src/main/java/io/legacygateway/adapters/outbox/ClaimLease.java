@@ -16,8 +16,8 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
  * <p>{@link #begin} sets the lease on the cycle's connection for the cycle's transaction ({@code outbox.lease}): the
  * server ends a session idle in that transaction for longer than the lease, which releases its row locks; another relay
  * then claims the rows. {@link #prove} is the fence: it runs {@code outbox.lease.check} on the cycle's connection
- * (it fails on a session the server ended) and refuses when the time since the last statement it knows of on that
- * connection has reached the lease.
+ * (it fails on a session the server ended) and refuses when that statement answered the lease or more after it was
+ * sent.
  *
  * <p>Guaranteed: {@link #prove} returns only when the session answered a statement less than the lease ago (measured
  * on the monotonic clock from before the statement was sent, so never shorter than the server's idle time); the server
@@ -38,10 +38,6 @@ public final class ClaimLease {
     private final String reset;
     private final String check;
     private final LongSupplier nanoTime;
-    /** {@link System#nanoTime}-like time from before the last statement known to have run on the cycle's session. */
-    private long lastStatement;
-    /** Whether {@link #prove} ran its statement in this cycle. */
-    private boolean proven;
 
     ClaimLease(JdbcTemplate jdbc, Dialect dialect, Duration lease, LongSupplier nanoTime) {
         this.jdbc = jdbc;
@@ -68,8 +64,6 @@ public final class ClaimLease {
 
     /** Sets the lease for the caller's transaction, before its claim locks any row. */
     void begin() {
-        proven = false;
-        lastStatement = nanoTime.getAsLong();
         jdbc.execute(set, (PreparedStatementCallback<Boolean>) ps -> { // a SELECT here, a SET there
             ps.setObject(1, setValue);
             return ps.execute();
@@ -90,30 +84,27 @@ public final class ClaimLease {
     }
 
     /**
-     * The fence, run before each broker commit of the cycle: the first time in a cycle, and whenever half the lease has
-     * passed since the last statement, one statement on the cycle's connection (which restarts the server's idle
-     * timer); then the time check.
+     * The fence, run before each broker commit of the cycle (the batch's, and each message's when the batch is sent one
+     * at a time after the broker refused it whole): one statement on the cycle's connection, which restarts the
+     * server's idle timer, then the time check against the moment it was sent.
      *
-     * @throws ClaimLostException when the session no longer answers, or answered the lease or more ago
+     * @throws ClaimLostException when the session no longer answers, or answered the lease or more after it was asked
      */
     void prove() {
         long before = nanoTime.getAsLong();
-        if (!proven || before - lastStatement >= leaseNanos / 2) {
-            try {
-                jdbc.queryForObject(check, Integer.class);
-            } catch (DataAccessException e) {
-                throw new ClaimLostException("the claim's session no longer answers (the database ended it: claimLease "
-                        + lease.toMillis() + " ms ran out, or it was killed); another relay may hold its rows: the"
-                        + " batch is not committed on the broker", e);
-            }
-            lastStatement = before;
-            proven = true;
+        try {
+            jdbc.queryForObject(check, Integer.class);
+        } catch (DataAccessException e) {
+            throw new ClaimLostException("the claim's session no longer answers (the database ended it: claimLease "
+                    + lease.toMillis() + " ms ran out, or it was killed); another relay may hold its rows: the"
+                    + " batch is not committed on the broker", e);
         }
-        long idle = nanoTime.getAsLong() - lastStatement;
-        if (idle >= leaseNanos) {
-            throw new ClaimLostException("the claim's session last answered " + idle / 1_000_000 + " ms ago, not less"
-                    + " than claimLease (" + lease.toMillis() + " ms): the database may have ended it, and another"
-                    + " relay may hold its rows: the batch is not committed on the broker", null);
+        long took = nanoTime.getAsLong() - before;
+        if (took >= leaseNanos) {
+            throw new ClaimLostException("the claim's session answered the fence " + took / 1_000_000 + " ms after it"
+                    + " was asked, not less than claimLease (" + lease.toMillis() + " ms): the database may have ended"
+                    + " it meanwhile, and another relay may hold its rows: the batch is not committed on the broker",
+                    null);
         }
     }
 }
