@@ -238,7 +238,7 @@ public final class ArtemisPublisher implements EventPublisher {
                 }
             }
             beforeCommit(beforeCommit);
-            return oneByOne(events, unroutable, keepAggregateOrder);
+            return oneByOne(events, unroutable, keepAggregateOrder, beforeCommit);
         } catch (BeforeCommitFailure e) {
             rollbackQuietly();
             throw (RuntimeException) e.getCause();
@@ -261,7 +261,7 @@ public final class ArtemisPublisher implements EventPublisher {
     }
 
     private PublishResult oneByOne(List<OutboundEvent> events, Map<OutboundEvent, String> unroutable,
-                                   boolean keepAggregateOrder) throws JMSException {
+                                   boolean keepAggregateOrder, Runnable beforeCommit) throws JMSException {
         // One transaction per message: its commit returns once the broker stored it, and a duplicate id fails that
         // commit alone with DUPLICATE_ID_REJECTED (a non-transacted send of a duplicate is dropped without a word).
         List<OutboundEvent> confirmed = new ArrayList<>();
@@ -285,6 +285,7 @@ public final class ArtemisPublisher implements EventPublisher {
                 reason = full.get(e.address());
                 state = true;
             } else if (reason == null) {
+                beforeCommit(beforeCommit); // each commit here is the broker's too (the relay's fence)
                 try {
                     send(transacted, transactedProducer, e);
                     committing = true;

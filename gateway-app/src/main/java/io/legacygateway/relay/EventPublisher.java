@@ -17,7 +17,8 @@ public interface EventPublisher extends AutoCloseable {
      * @param keepAggregateOrder after a refused event, send no later event of the same aggregate in this batch (report
      *                           them deferred); false where every event must be attempted now (ZERO_WRITE)
      * @param beforeCommit       runs before the broker is asked to commit any of the batch (sends may precede it; an
-     *                           uncommitted send is never delivered), possibly more than once; when it throws, the
+     *                           uncommitted send is never delivered), possibly more than once, and again before each
+     *                           message's own commit when the batch is sent one at a time; when it throws, the
      *                           broker's transaction is rolled back and its exception is thrown as it is: nothing of
      *                           the batch was committed
      */

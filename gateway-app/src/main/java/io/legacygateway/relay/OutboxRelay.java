@@ -84,7 +84,7 @@ public final class OutboxRelay implements Processor, AutoCloseable {
     private final RelayCycleRoute route;
     /** Whether the last claim held rows back for {@code maxBatchBytes}: the drain goes on with them at once. */
     private boolean overBudget;
-    /** How many times {@code batchSize} rows a claim reads at most to find rows not held back ({@link #claim}). */
+    /** How many more reads of {@code batchSize} rows a claim makes at most to find rows not held back ({@link #claim}). */
     static final int CLAIM_PAST_HELD_BACK = 4;
     /** Cycles run one at a time: the timer and a wake-up ({@link OutboxWakeUp}) both start them. */
     private final ReentrantLock cycles = new ReentrantLock();
@@ -227,13 +227,16 @@ public final class OutboxRelay implements Processor, AutoCloseable {
     /**
      * The route's {@code claim} step: a batch of rows, in publication order; none ends the cycle.
      *
-     * <p>Several relays on one table: when another relay holds an earlier row of a busy aggregate, this claim's rows of
-     * that aggregate are held back ({@link OutboxSource#behindOtherRows}), and a batch of nothing but them would move
+     * <p>Several relays on one table: when another relay holds an earlier row of an aggregate (its batch in flight, or
+     * a gateway frozen with its claim until the database ends its session after {@code claimLease}), this claim's rows
+     * of that aggregate are held back ({@link OutboxSource#behindOtherRows}), and a batch of nothing but them would move
      * nothing, cycle after cycle, while other aggregates wait behind them. So while fewer than {@code batchSize} rows
-     * are free to publish, the claim is made again with twice the limit, up to {@value #CLAIM_PAST_HELD_BACK} times
-     * {@code batchSize} rows; rows past the {@code batchSize}-th free one are left for the next cycle. Only in that
-     * case: a cycle whose first claim has rows to publish costs what it did. Not guaranteed: an aggregate held back
-     * deeper than that bound still stalls this relay's batch until the other relay moves on.
+     * are free to publish, the claim goes on past its last row without the held-back aggregates
+     * ({@link OutboxSource#claimPast}), {@code batchSize} rows at a time, at most {@value #CLAIM_PAST_HELD_BACK} times:
+     * each read finds other aggregates' rows, never the held-back ones again. Rows past the {@code batchSize}-th free
+     * one are left for the next cycle. Only in that case: a cycle whose first claim has rows to publish costs what it
+     * did. Not guaranteed: when more aggregates than those reads reach are held back, the batch is smaller than it
+     * could be, and rows of aggregates whose head another relay holds wait for it (or for its lease).
      *
      * <p>The rows after the one whose payload reaches {@code maxBatchBytes} wait for the next cycle, uncharged (not in
      * ZERO_WRITE mode, whose position has passed every claimed row).
@@ -246,12 +249,24 @@ public final class OutboxRelay implements Processor, AutoCloseable {
             return false;
         }
         Set<OutboxRow> waiting = store.behindOtherRows(claimed);
-        int limit = batch;
-        int most = batch * CLAIM_PAST_HELD_BACK;
-        while (claimed.size() - waiting.size() < batch && claimed.size() == limit && limit < most
-                && store.claimsAgain()) {
-            limit = (int) Math.min((long) limit * 2, most);
-            claimed = store.claimAgain(limit, c.now);
+        boolean more = claimed.size() == batch;
+        for (int reads = 0; more && reads < CLAIM_PAST_HELD_BACK && claimed.size() - waiting.size() < batch
+                && store.claimsAgain(); reads++) {
+            Set<String> heldBack = new HashSet<>();
+            waiting.forEach(r -> heldBack.add(r.aggregateId()));
+            heldBack.remove(null);
+            if (heldBack.isEmpty()) {
+                break;
+            }
+            List<OutboxRow> past = store.claimPast(claimed.get(claimed.size() - 1).order(), heldBack, batch, c.now);
+            more = past.size() == batch;
+            if (past.isEmpty()) {
+                break;
+            }
+            List<OutboxRow> all = new ArrayList<>(claimed.size() + past.size());
+            all.addAll(claimed);
+            all.addAll(past);
+            claimed = all;
             waiting = store.behindOtherRows(claimed);
         }
         if (claimed.size() > batch) {
@@ -305,7 +320,10 @@ public final class OutboxRelay implements Processor, AutoCloseable {
     /**
      * The route's {@code publish} step: the batch's events in one broker transaction. The attempts are written while
      * the batch is sent, and committed before the broker commits any of it: failing there commits nothing on the
-     * broker.
+     * broker. Then the fence ({@link OutboxSource#proveClaim}), before the batch's commit and before each message's
+     * when the batch is sent one at a time: a claim whose session the database ended, or that answered
+     * {@code claimLease} or more ago, commits nothing more on the broker and the cycle rolls back as an outage, no row
+     * charged (another gateway may hold the rows by now).
      */
     PublishResult publish(RelayCycle c) {
         c.requireOwnThread("publish");
@@ -315,6 +333,7 @@ public final class OutboxRelay implements Processor, AutoCloseable {
             result = publisher.publish(c.events, c.keepOrder(), () -> {
                 write.await();
                 hooks.forEach(h -> h.beforeBrokerCommit(settings.relay()));
+                store.proveClaim(); // the fence: last, right before the broker's commit (see OutboxSource#proveClaim)
             });
             write.await(); // also when nothing was sent
         } catch (RuntimeException e) {

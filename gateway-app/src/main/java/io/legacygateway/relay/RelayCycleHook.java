@@ -16,7 +16,7 @@ public interface RelayCycleHook {
      * Called when a cycle's batch has been sent and its attempts are on record, before the broker is asked to commit
      * it ({@code transactionMode: LOCAL}; in XA, before the global transaction's commit): the window in which a
      * connection lost or a broker killed leaves the commit's outcome unknown. Called again when the batch is sent again
-     * in the same cycle (on a new connection, or one message at a time).
+     * in the same cycle (on a new connection, or one message at a time: then before each message's commit).
      */
     default void beforeBrokerCommit(String relay) {
     }

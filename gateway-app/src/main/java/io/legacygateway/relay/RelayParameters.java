@@ -93,6 +93,19 @@ public record RelayParameters(
                 + " and backs off. As long as the broker client's own `callTimeout` by default")
         @DefaultValue("30s") Duration publishTimeout,
 
+        @TemplateParameter("Claim lease (PostgreSQL, MariaDB; H2 has none): the database ends a cycle's session that"
+                + " stays idle in its transaction for longer (PostgreSQL `idle_in_transaction_session_timeout`, MariaDB"
+                + " `idle_transaction_timeout` rounded up to whole seconds, both for that transaction only), which"
+                + " releases its row locks, so that another gateway on the same outbox claims the rows of one that froze"
+                + " (a stopped process, a long GC pause, a paused VM) or lost its network, within the lease and one"
+                + " `pollInterval`. Before the broker commits a batch the cycle proves, on its connection, that its"
+                + " session still answers and answered less than the lease ago, else it commits nothing on the broker"
+                + " and rolls back as an outage (no row charged). A cycle is idle in its transaction while its steps"
+                + " run and while it publishes: must exceed `publishTimeout`, and keep the steps' time well inside it."
+                + " See [Running several"
+                + " gateways](deployment.md#running-several-gateways)")
+        @DefaultValue("60s") Duration claimLease,
+
         @TemplateParameter("How published rows are recorded: `STATUS` (status column), `TIMESTAMP` (processed-at"
                 + " column `publishedAtColumn`, NULL = pending), `DELETE` (delete after publish) or `ZERO_WRITE`"
                 + " (read-only; the gateway keeps its position in its own table). See [Connect an existing"

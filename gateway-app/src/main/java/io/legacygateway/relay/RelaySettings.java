@@ -48,6 +48,9 @@ import java.util.stream.Collectors;
  * @param maxPayloadBytes largest payload published, in bytes of UTF-8; a longer one rejects its row
  * @param maxBatchBytes payload bytes one batch publishes at most (its first row always goes)
  * @param publishTimeout longest time a batch's sends and broker commit may take before the cycle is an outage
+ * @param claimLease   how long the database lets a cycle's session stay idle in its transaction before it ends it
+ *                     (where the dialect has a lease), and how long after its last statement the cycle still commits
+ *                     its batch on the broker; longer than {@code publishTimeout}
  */
 public record RelaySettings(String relay, String dataSource, TableName table, Map<String, String> columns,
                             String pendingStatus, String publishedStatus, String failedStatus,
@@ -57,7 +60,7 @@ public record RelaySettings(String relay, String dataSource, TableName table, Ma
                             RetryPolicy retry, FailedRowPolicy failedRowPolicy, Duration retention,
                             boolean attemptLog, DomainTable domain, WakeUp wakeUp,
                             TransactionMode transactionMode, StepSettings steps, long maxPayloadBytes,
-                            long maxBatchBytes, Duration publishTimeout) {
+                            long maxBatchBytes, Duration publishTimeout, Duration claimLease) {
 
     /**
      * The business table behind an outbox (as with trigger capture): a row of it whose key has no outbox row with
@@ -178,6 +181,12 @@ public record RelaySettings(String relay, String dataSource, TableName table, Ma
             throw new IllegalArgumentException(label.apply("settleTime") + ": " + p.settleTime().toMillis() + " ms is"
                     + " below 200 ms, which does not cover MariaDB's 0.1 s cache of running transactions");
         }
+        if (p.claimLease().compareTo(p.publishTimeout()) <= 0) {
+            // a cycle is idle in its transaction while it publishes: a shorter lease would end healthy cycles
+            throw new IllegalArgumentException(label.apply("claimLease") + ": " + p.claimLease().toMillis() + " ms"
+                    + " does not exceed publishTimeout (" + p.publishTimeout().toMillis() + " ms); the database would"
+                    + " end the session of a cycle that is still publishing");
+        }
         if (p.maxRetryBackoff().compareTo(p.retryBackoff()) < 0) {
             throw new IllegalArgumentException(label.apply("maxRetryBackoff") + ": " + p.maxRetryBackoff().toMillis()
                     + " ms is shorter than retryBackoff (" + p.retryBackoff().toMillis() + " ms)");
@@ -216,7 +225,7 @@ public record RelaySettings(String relay, String dataSource, TableName table, Ma
                 markMode, stateDataSource, p.startFrom(), p.settleTime(), p.naiveTimestampZone(),
                 new RetryPolicy(p.maxAttempts(), p.retryBackoff(), p.maxRetryBackoff()), p.failedRowPolicy(),
                 retention, p.attemptLog(), domain, p.wakeUp(), p.transactionMode(), steps,
-                p.maxPayloadBytes().toBytes(), p.maxBatchBytes().toBytes(), p.publishTimeout());
+                p.maxPayloadBytes().toBytes(), p.maxBatchBytes().toBytes(), p.publishTimeout(), p.claimLease());
     }
 
     /**

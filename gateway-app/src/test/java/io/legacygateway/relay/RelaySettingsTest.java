@@ -40,6 +40,7 @@ class RelaySettingsTest {
         assertThat(s.retention()).as("off").isNull();
         assertThat(s.wakeUp()).isEqualTo(RelaySettings.WakeUp.NONE);
         assertThat(s.transactionMode()).isEqualTo(TransactionMode.LOCAL);
+        assertThat(s.claimLease()).as("above publishTimeout").isEqualTo(Duration.ofSeconds(60));
     }
 
     @Test
@@ -72,6 +73,8 @@ class RelaySettingsTest {
             "markMode=ZERO_WRITE,failedRowPolicy=BLOCK_AGGREGATE|parameter 'failedRowPolicy': BLOCK_AGGREGATE needs rows",
             "maxAttempts=0|parameter 'maxAttempts': 0 is outside 1-100",
             "retryBackoff=1m,maxRetryBackoff=30s|parameter 'maxRetryBackoff': 30000 ms is shorter than retryBackoff",
+            "claimLease=30s|parameter 'claimLease': 30000 ms does not exceed publishTimeout (30000 ms)",
+            "publishTimeout=5s,claimLease=4s|parameter 'claimLease': 4000 ms does not exceed publishTimeout (5000 ms)",
             "failedRowPolicy=STOP|parameter 'failedRowPolicy': 'STOP' is not one of [CONTINUE, BLOCK_AGGREGATE]",
             "retention=soon|parameter 'retention': 'soon' is not a positive duration",
             "markMode=ZERO_WRITE,transactionMode=XA|parameter 'transactionMode': XA needs a mark mode that writes"

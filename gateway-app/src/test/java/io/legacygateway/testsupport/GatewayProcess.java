@@ -95,6 +95,30 @@ public final class GatewayProcess {
             return process.isAlive();
         }
 
+        public long pid() {
+            return process.pid();
+        }
+
+        /**
+         * Sends a signal by name ({@code STOP}, {@code CONT}, {@code KILL}) with {@code kill}: a frozen process
+         * ({@code STOP}) keeps its connections open and answers nothing, as one in a long GC pause or a paused VM.
+         */
+        public void signal(String signal) throws IOException, InterruptedException {
+            Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(process.pid()))
+                    .redirectErrorStream(true).start();
+            if (kill.waitFor() != 0) {
+                throw new IOException("kill -" + signal + " " + process.pid() + " failed: "
+                        + new String(kill.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
+            }
+        }
+
+        /** Whether a line of output so far contains {@code text}. */
+        public boolean printed(String text) {
+            synchronized (lines) {
+                return lines.stream().anyMatch(l -> l.text().contains(text));
+            }
+        }
+
         /** Waits for the process to end by itself; its exit status, or {@code null} at the timeout (then killed). */
         public Integer awaitExit(Duration timeout) throws InterruptedException {
             boolean exited = process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS);

@@ -4,9 +4,15 @@ import io.legacygateway.GatewayApplication;
 import io.legacygateway.adapters.outbox.OutboxRow;
 import io.legacygateway.inbox.InboxDeliveryHook;
 import io.legacygateway.relay.RelayCycleHook;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.awaitility.Awaitility;
 import org.springframework.boot.SpringApplication;
 
 /**
@@ -20,6 +26,11 @@ import org.springframework.boot.SpringApplication;
  *   <li>{@code before-commit}: an XA cycle's branches both prepared and the transaction's record written, neither
  *       committed.</li>
  * </ul>
+ * One window holds instead of halting: {@code hold-before-broker-commit}. While the file {@value #HOLD} exists in the
+ * working directory, the next relay cycle whose batch is sent and about to be committed on the broker deletes it,
+ * prints {@code HOLD #<n> relay '<relay>'} ({@code n} counts the holds of this process) and waits until the file
+ * {@value #RELEASE} exists, deletes that too and goes on (the relay's fence runs next): the test freezes the process
+ * there ({@code kill -STOP}), kills it or ends its database session with the claim's rows locked.
  * The same windows for an inbox consumer's batch with {@code transactionMode: XA}: {@code before-prepare} before its
  * first branch (the broker's) prepares, {@code between-prepares} before the second (the database's),
  * {@code before-commit} before the first branch commits. Without the argument it is the plain gateway.
@@ -28,6 +39,10 @@ public final class HaltingGateway {
 
     public static final int STATUS = 87;
     public static final String ARGUMENT = "--halt-window=";
+    /** The file that arms {@code hold-before-broker-commit} for one cycle. */
+    public static final String HOLD = "hold";
+    /** The file whose presence ends the hold of {@code hold-before-broker-commit}. */
+    public static final String RELEASE = "release-hold";
 
     private HaltingGateway() {
     }
@@ -39,6 +54,18 @@ public final class HaltingGateway {
         SpringApplication application = new SpringApplication(GatewayApplication.class);
         application.addInitializers(context -> context.getBeanFactory().registerSingleton("haltingHook",
                 new RelayCycleHook() {
+                    private final AtomicInteger holds = new AtomicInteger();
+
+                    @Override
+                    public void beforeBrokerCommit(String relay) {
+                        if (window.equals("hold-before-broker-commit") && deleted(HOLD)) {
+                            System.out.println("HOLD #" + holds.incrementAndGet() + " relay '" + relay + "'");
+                            System.out.flush();
+                            Awaitility.await().atMost(Duration.ofMinutes(5)).pollInterval(Duration.ofMillis(20))
+                                    .until(() -> deleted(RELEASE));
+                        }
+                    }
+
                     @Override
                     public void afterPublishBeforeMark(String relay, List<OutboxRow> published) {
                         if (window.equals("before-prepare") && !published.isEmpty()) {
@@ -78,6 +105,14 @@ public final class HaltingGateway {
                     }
                 }));
         application.run(args);
+    }
+
+    private static boolean deleted(String file) {
+        try {
+            return Files.deleteIfExists(Path.of(file));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     private static void halt(String who, String window) {

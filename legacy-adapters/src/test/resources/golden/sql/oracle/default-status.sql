@@ -8,6 +8,16 @@ SELECT "seq", "id", "aggregate_type", "aggregate_id", "event_type", "event_versi
 --   4: the cycle's time as next_retry_at takes it [now]
 --   5: the most rows to return [limit]
 
+-- claimPastHeldBack
+SELECT "seq", "id", "aggregate_type", "aggregate_id", "event_type", "event_version", "payload", "occurred_at", "created_at", "correlation_id", "causation_id", "trace_id", "retry_count", CAST("outbox"."seq" AS VARCHAR2(255)) AS gw_key_text FROM "outbox" WHERE "seq" IN (SELECT "seq" FROM (SELECT "seq" FROM "outbox" WHERE (((((((("outbox"."status" = 'PENDING') AND (NOT (EXISTS (SELECT 1 FROM "gateway_outbox_rejection" gw_r WHERE gw_r.source_table = ? AND gw_r.row_key = CAST("outbox"."seq" AS VARCHAR2(255)) AND gw_r.state = 'FAILED'))))) AND (("outbox"."next_retry_at" IS NULL OR "outbox"."next_retry_at" <= ?)))) AND (NOT (EXISTS (SELECT 1 FROM "outbox" gw_b WHERE gw_b."aggregate_id" = "outbox"."aggregate_id" AND gw_b."seq" < "outbox"."seq" AND (((((gw_b."status" = 'PENDING') AND (NOT (EXISTS (SELECT 1 FROM "gateway_outbox_rejection" gw_r WHERE gw_r.source_table = ? AND gw_r.row_key = CAST(gw_b."seq" AS VARCHAR2(255)) AND gw_r.state = 'FAILED'))))) AND (gw_b."next_retry_at" > ?)))))))) AND ("outbox"."seq" > ? AND ("outbox"."aggregate_id" IS NULL OR "outbox"."aggregate_id" NOT IN (?...)))) ORDER BY "seq") WHERE ROWNUM <= ?) ORDER BY "seq" FOR UPDATE SKIP LOCKED
+--   1: source of the log's entries = 'legacy/outbox'
+--   2: the cycle's time as next_retry_at takes it [now]
+--   3: source of the log's entries = 'legacy/outbox'
+--   4: the cycle's time as next_retry_at takes it [now]
+--   5: the order of the last claimed row [last_order]
+--   6: the aggregates whose claimed rows wait behind another relay's (one ? each) [held_back]
+--   7: the most rows to return [limit]
+
 -- waitingCountUpTo
 SELECT COUNT(*) FROM (SELECT 1 AS gw_one FROM "outbox" WHERE (("outbox"."status" = 'PENDING') AND ("outbox"."seq" <= ?)) ORDER BY "seq" FETCH FIRST ? ROWS ONLY) gw_c
 --   1: the order of the last claimed row [last_order]

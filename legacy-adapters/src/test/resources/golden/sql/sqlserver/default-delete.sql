@@ -10,6 +10,18 @@ SELECT [seq], [id], [aggregate_type], [aggregate_id], [event_type], [event_versi
 --   6: the cycle's time as the log takes it [now]
 --   7: the most rows to return [limit]
 
+-- claimPastHeldBack
+SELECT [seq], [id], [aggregate_type], [aggregate_id], [event_type], [event_version], [payload], [occurred_at], [created_at], [correlation_id], [causation_id], [trace_id], CAST([outbox].[seq] AS NVARCHAR(255)) AS gw_key_text FROM [outbox] WITH (UPDLOCK, ROWLOCK, READPAST) WHERE ((((((NOT (EXISTS (SELECT 1 FROM [gateway_outbox_rejection] gw_r WHERE gw_r.source_table = ? AND gw_r.row_key = CAST([outbox].[seq] AS NVARCHAR(255)) AND gw_r.state = 'FAILED'))) AND (NOT (EXISTS (SELECT 1 FROM [gateway_outbox_rejection] gw_r WHERE gw_r.source_table = ? AND gw_r.row_key = CAST([outbox].[seq] AS NVARCHAR(255)) AND gw_r.state = 'RETRY' AND gw_r.next_retry_at > ?))))) AND (NOT (EXISTS (SELECT 1 FROM [outbox] gw_b WHERE gw_b.[aggregate_id] = [outbox].[aggregate_id] AND gw_b.[seq] < [outbox].[seq] AND (((NOT (EXISTS (SELECT 1 FROM [gateway_outbox_rejection] gw_r WHERE gw_r.source_table = ? AND gw_r.row_key = CAST(gw_b.[seq] AS NVARCHAR(255)) AND gw_r.state = 'FAILED'))) AND (EXISTS (SELECT 1 FROM [gateway_outbox_rejection] gw_r WHERE gw_r.source_table = ? AND gw_r.row_key = CAST(gw_b.[seq] AS NVARCHAR(255)) AND gw_r.state = 'RETRY' AND gw_r.next_retry_at > ?))))))))) AND ([outbox].[seq] > ? AND ([outbox].[aggregate_id] IS NULL OR [outbox].[aggregate_id] NOT IN (?...)))) ORDER BY [seq] OFFSET 0 ROWS FETCH NEXT ? ROWS ONLY
+--   1: source of the log's entries = 'legacy/outbox'
+--   2: source of the log's entries = 'legacy/outbox'
+--   3: the cycle's time as the log takes it [now]
+--   4: source of the log's entries = 'legacy/outbox'
+--   5: source of the log's entries = 'legacy/outbox'
+--   6: the cycle's time as the log takes it [now]
+--   7: the order of the last claimed row [last_order]
+--   8: the aggregates whose claimed rows wait behind another relay's (one ? each) [held_back]
+--   9: the most rows to return [limit]
+
 -- waitingCountUpTo
 SELECT COUNT(*) FROM (SELECT 1 AS gw_one FROM [outbox] WHERE [outbox].[seq] <= ? ORDER BY [seq] OFFSET 0 ROWS FETCH NEXT ? ROWS ONLY) gw_c
 --   1: the order of the last claimed row [last_order]

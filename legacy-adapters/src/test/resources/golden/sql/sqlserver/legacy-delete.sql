@@ -10,6 +10,18 @@ SELECT [evt_no], [ref_no], [evt_kind], [body], [created], CAST([evt_queue].[evt_
 --   6: the cycle's time as the log takes it [now]
 --   7: the most rows to return [limit]
 
+-- claimPastHeldBack
+SELECT [evt_no], [ref_no], [evt_kind], [body], [created], CAST([evt_queue].[evt_no] AS NVARCHAR(255)) AS gw_key_text FROM [evt_queue] WITH (UPDLOCK, ROWLOCK, READPAST) WHERE ((((((NOT (EXISTS (SELECT 1 FROM [gateway_outbox_rejection] gw_r WHERE gw_r.source_table = ? AND gw_r.row_key = CAST([evt_queue].[evt_no] AS NVARCHAR(255)) AND gw_r.state = 'FAILED'))) AND (NOT (EXISTS (SELECT 1 FROM [gateway_outbox_rejection] gw_r WHERE gw_r.source_table = ? AND gw_r.row_key = CAST([evt_queue].[evt_no] AS NVARCHAR(255)) AND gw_r.state = 'RETRY' AND gw_r.next_retry_at > ?))))) AND (NOT (EXISTS (SELECT 1 FROM [evt_queue] gw_b WHERE gw_b.[ref_no] = [evt_queue].[ref_no] AND gw_b.[evt_no] < [evt_queue].[evt_no] AND (((NOT (EXISTS (SELECT 1 FROM [gateway_outbox_rejection] gw_r WHERE gw_r.source_table = ? AND gw_r.row_key = CAST(gw_b.[evt_no] AS NVARCHAR(255)) AND gw_r.state = 'FAILED'))) AND (EXISTS (SELECT 1 FROM [gateway_outbox_rejection] gw_r WHERE gw_r.source_table = ? AND gw_r.row_key = CAST(gw_b.[evt_no] AS NVARCHAR(255)) AND gw_r.state = 'RETRY' AND gw_r.next_retry_at > ?))))))))) AND ([evt_queue].[evt_no] > ? AND ([evt_queue].[ref_no] IS NULL OR [evt_queue].[ref_no] NOT IN (?...)))) ORDER BY [evt_no] OFFSET 0 ROWS FETCH NEXT ? ROWS ONLY
+--   1: source of the log's entries = 'legacy/evt_queue'
+--   2: source of the log's entries = 'legacy/evt_queue'
+--   3: the cycle's time as the log takes it [now]
+--   4: source of the log's entries = 'legacy/evt_queue'
+--   5: source of the log's entries = 'legacy/evt_queue'
+--   6: the cycle's time as the log takes it [now]
+--   7: the order of the last claimed row [last_order]
+--   8: the aggregates whose claimed rows wait behind another relay's (one ? each) [held_back]
+--   9: the most rows to return [limit]
+
 -- waitingCountUpTo
 SELECT COUNT(*) FROM (SELECT 1 AS gw_one FROM [evt_queue] WHERE [evt_queue].[evt_no] <= ? ORDER BY [evt_no] OFFSET 0 ROWS FETCH NEXT ? ROWS ONLY) gw_c
 --   1: the order of the last claimed row [last_order]

@@ -40,22 +40,33 @@ public interface OutboxSource {
     Set<OutboxRow> behindOtherRows(List<OutboxRow> claimed);
 
     /**
-     * Whether {@link #claimAgain} is there: a source whose claim locks rows, so that a claim repeated in the same
-     * transaction returns the rows it holds in their place. False here.
+     * Whether {@link #claimPast} is there: a source whose claim locks rows and leaves held-back rows to a later cycle.
+     * False here.
      */
     default boolean claimsAgain() {
         return false;
     }
 
     /**
-     * In the transaction of a {@link #claim} whose rows were mostly held back ({@link #behindOtherRows}: another relay
-     * holds an earlier row of their aggregate), claims again with a larger {@code limit}: the rows {@code claim} would
-     * return, those this transaction holds already among them, in order. The claim's savepoint stays the first claim's.
+     * In the transaction of a {@link #claim} whose rows were held back behind another relay's ({@link #behindOtherRows}),
+     * the claim's continuation: up to {@code limit} claimable rows after {@code lastOrder}, the last claimed row's
+     * order, leaving out the rows of the {@code heldBack} aggregates, locked and in order. Rows without an aggregate
+     * are included. Only where {@link #claimsAgain} is true.
      *
      * @throws UnsupportedOperationException where {@link #claimsAgain} is false
      */
-    default List<OutboxRow> claimAgain(int limit, Instant now) {
+    default List<OutboxRow> claimPast(Object lastOrder, Set<String> heldBack, int limit, Instant now) {
         throw new UnsupportedOperationException("this source does not claim again");
+    }
+
+    /**
+     * The fence, run before the broker commits the cycle's batch (and before each message's commit when it is sent one
+     * at a time): returns only when the cycle's claim still holds its rows, as far as the source can prove it (see
+     * {@link ClaimLease}); a source without a claim lease proves nothing and returns.
+     *
+     * @throws ClaimLostException when another relay may hold the claimed rows by now: commit nothing on the broker
+     */
+    default void proveClaim() {
     }
 
     /**

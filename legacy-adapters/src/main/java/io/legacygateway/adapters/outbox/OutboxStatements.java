@@ -38,6 +38,7 @@ public final class OutboxStatements {
         AGGREGATES("the claimed aggregates", true),
         LAST_ORDER("the order of the last claimed row"),
         CLAIMED("the keys this claim holds", true),
+        HELD_BACK("the aggregates whose claimed rows wait behind another relay's", true),
         KEY("the row's key"),
         KEY_TEXT("the row's key as text"),
         EVENT_ID("the row's event id"),

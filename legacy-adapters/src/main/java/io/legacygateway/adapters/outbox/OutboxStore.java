@@ -7,6 +7,7 @@ import static io.legacygateway.adapters.outbox.OutboxColumn.RETRY_COUNT;
 
 import io.legacygateway.adapters.outbox.OutboxStatements.Param;
 import io.legacygateway.adapters.sql.Dialect;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.Collection;
@@ -60,6 +61,8 @@ public final class OutboxStore implements OutboxSource {
     private final AggregateOrder aggregateOrder;
     private final OutboxMarks marks;
     private final OutboxOperations operations;
+    /** The claim's lease and the fence before the broker's commit; {@code null} without a lease. */
+    private final ClaimLease lease;
 
     /**
      * @param log            the gateway's record of failed rows, in this datasource; required when
@@ -70,6 +73,15 @@ public final class OutboxStore implements OutboxSource {
      */
     public OutboxStore(DataSource dataSource, Dialect dialect, OutboxMapping mapping, RejectionLog log,
                        boolean retries, boolean blockAggregate) {
+        this(dataSource, dialect, mapping, log, retries, blockAggregate, null);
+    }
+
+    /**
+     * As {@link #OutboxStore(DataSource, Dialect, OutboxMapping, RejectionLog, boolean, boolean)}, with a claim lease
+     * the database enforces where the dialect has one ({@link ClaimLease}; {@code null}: none).
+     */
+    public OutboxStore(DataSource dataSource, Dialect dialect, OutboxMapping mapping, RejectionLog log,
+                       boolean retries, boolean blockAggregate, Duration claimLease) {
         this.mode = mapping.markMode();
         if (!mode.writesToTable()) {
             throw new IllegalArgumentException(mode + " does not claim rows; use " + ZeroWriteReader.class.getSimpleName());
@@ -93,6 +105,7 @@ public final class OutboxStore implements OutboxSource {
         this.marks = new OutboxMarks(dataSource, jdbc, dialect, mapping, statements, attempts, lastResort,
                 reasonLength(mapping));
         this.operations = new OutboxOperations(jdbc, mapping, reader, statements, attempts, lastResort);
+        this.lease = ClaimLease.of(jdbc, dialect, claimLease, System::nanoTime);
     }
 
     /** The longest reason the row takes: a longer one would make the row refuse its failure record. */
@@ -168,11 +181,14 @@ public final class OutboxStore implements OutboxSource {
      */
     @Override
     public List<OutboxRow> claim(int limit, Instant now) {
+        if (lease != null) {
+            lease.begin(); // before any row is locked: every lock of the cycle lives under the lease
+        }
         marks.beforeClaim();
         if (claimInOrder != null) {
             jdbc.execute(claimInOrder);
         }
-        return claimAgain(limit, now);
+        return claimRows(limit, now);
     }
 
     @Override
@@ -180,16 +196,47 @@ public final class OutboxStore implements OutboxSource {
         return true;
     }
 
-    /**
-     * The same claim again in the caller's transaction (its setting and savepoint are still there): the rows it holds
-     * are locked by it already, so {@code SKIP LOCKED} returns them in their place, with the rows after them.
-     */
-    @Override
-    public List<OutboxRow> claimAgain(int limit, Instant now) {
+    private List<OutboxRow> claimRows(int limit, Instant now) {
         OutboxStatements.Statement claim = statements.get("claim");
         List<OutboxRow> rows = jdbc.query(claim.sql(), (rs, n) -> reader.read(rs),
                 claim.values(Map.of(Param.NOW, now, Param.LIMIT, limit)));
         return marks.claimed(rows);
+    }
+
+    /**
+     * The claimable rows after {@code lastOrder} of aggregates other than {@code heldBack}, locked, in outbox order, up
+     * to {@code limit}: the claim's continuation past rows held back behind another relay's. A row without an
+     * aggregate is included.
+     */
+    @Override
+    public List<OutboxRow> claimPast(Object lastOrder, Set<String> heldBack, int limit, Instant now) {
+        if (heldBack.size() + 16 > dialect.maxBindsPerStatement()) {
+            return List.of(); // more aggregates held back than one statement can name: the batch stays as it is
+        }
+        OutboxStatements.Statement past = statements.get("claimPastHeldBack");
+        Map<Param, Object> values = Map.of(Param.NOW, now, Param.LIMIT, limit,
+                Param.LAST_ORDER, ColumnKind.bindable(lastOrder, dialect.bindsUuidAsText()),
+                Param.HELD_BACK, List.copyOf(heldBack));
+        List<OutboxRow> rows = jdbc.query(past.sql(values), (rs, n) -> reader.read(rs), past.values(values));
+        return marks.claimed(rows);
+    }
+
+    /**
+     * The fence before the broker commits the cycle's batch: where the store has a claim lease, proves on the
+     * cycle's connection that the claim still holds its rows ({@link ClaimLease#prove}); without one, nothing.
+     *
+     * @throws ClaimLostException when it may not
+     */
+    @Override
+    public void proveClaim() {
+        if (lease != null) {
+            lease.prove();
+        }
+    }
+
+    /** The claim lease the database enforces, or {@code null} (none configured, or the dialect has none). */
+    public Duration claimLease() {
+        return lease == null ? null : lease.lease();
     }
 
     /**

@@ -70,6 +70,14 @@ final class OutboxStoreStatements {
         b.add("claim", new Fragment(sql("outbox.claim", "columns", reader.selectList(), "table", table,
                 "claimable", claimable.sql(), "order", order), binds(claimable, Bind.of(Param.LIMIT))));
 
+        // the claim's continuation past the aggregates another relay holds back (OutboxRelay.claim)
+        Fragment past = new Fragment(c.dialect().sql("outbox.claim.pastHeldBack", Map.of("order", c.col(table, ORDER),
+                "aggregateId", c.col(table, AGGREGATE_ID), "aggregates", LIST)),
+                binds(Bind.of(Param.LAST_ORDER), Bind.of(Param.HELD_BACK)));
+        Fragment claimablePast = claimable.and(past);
+        b.add("claimPastHeldBack", new Fragment(sql("outbox.claim", "columns", reader.selectList(), "table", table,
+                "claimable", claimablePast.sql(), "order", order), binds(claimablePast, Bind.of(Param.LIMIT))));
+
         Fragment waiting = c.pending(table);
         Fragment atMost = Fragment.of(c.condition("condition.atMost", c.col(table, ORDER)), Bind.of(Param.LAST_ORDER));
         // the ordering check's first step: how many rows up to the claim's last read waiting on the row itself (parked

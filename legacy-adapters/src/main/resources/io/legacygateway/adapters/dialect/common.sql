@@ -7,6 +7,21 @@
 -- The oldest claimable rows, locked until the relay's transaction ends; rows another transaction holds are skipped.
 SELECT {columns} FROM {table} WHERE {claimable} ORDER BY {order} LIMIT ? FOR UPDATE SKIP LOCKED
 
+-- name: outbox.claim.pastHeldBack
+-- The claim's continuation (OutboxRelay.claim), in the claim's transaction, when another relay holds the heads of the
+-- aggregates that filled it (a frozen gateway whose lease has not run out yet): the claimable rows after the last row
+-- claimed so far, without the aggregates held back, so that the next rows read are other aggregates' and the rows
+-- behind the other relay's are neither read again nor locked. A row without an aggregate is kept. binds: the claim's
+-- binds, the last claimed row's order, the held-back aggregates, limit
+{order} > ? AND ({aggregateId} IS NULL OR {aggregateId} NOT IN ({aggregates}))
+
+-- name: outbox.lease.check
+-- The fence before the broker commits a cycle's batch (OutboxStore.proveClaim): one round trip on the cycle's
+-- connection. It fails when the database ended the session (its claim lease ran out, an operator killed it), whose
+-- row locks another relay may hold by now; it succeeds only on the session that still holds them, and restarts the
+-- database's idle timer.
+SELECT 1
+
 -- name: outbox.claimable.status
 -- STATUS mode. binds: pending status
 {status} = ?

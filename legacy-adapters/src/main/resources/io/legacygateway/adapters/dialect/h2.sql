@@ -1,4 +1,6 @@
 -- H2 2.x (tested; the embedded demo). The common statements are valid H2.
+-- No outbox.lease: an embedded H2 serves one gateway, and nothing ends an idle session. The claim lease and the fence
+-- before the broker commit (relay parameter claimLease) apply where the dialect has outbox.lease (PostgreSQL, MariaDB).
 
 -- name: rejection.upsert
 -- binds: source table, row key, relay, event id, reason, attempts, state, next retry at, at. One entry per row.

@@ -5,6 +5,19 @@
 -- name: keyText
 CAST({column} AS CHAR(255))
 
+-- name: outbox.lease
+-- The claim lease (relay parameter claimLease), run before the cycle's claim: the server closes a connection that stays
+-- idle inside a transaction for longer (idle_transaction_timeout, MariaDB 10.3+, whole seconds: the lease rounded up),
+-- which rolls the transaction back and releases its row locks, so that another relay claims the rows of a gateway that
+-- froze or lost its network with them. A session variable: it stays on the pooled connection after the cycle, so
+-- outbox.lease.reset puts the server's default back once the cycle's transaction ended (OutboxStore), and an inbox
+-- transaction or an operator's retry on the same pool never runs under it. A connection the reset cannot reach is one
+-- the server closed: the pool drops it. binds: the lease in seconds
+SET SESSION idle_transaction_timeout = ?
+
+-- name: outbox.lease.reset
+SET SESSION idle_transaction_timeout = DEFAULT
+
 -- name: rejection.upsert
 -- binds: source table, row key, relay, event id, reason, attempts, state, next retry at, at. One entry per row.
 INSERT INTO {rejections} (source_table, row_key, relay, event_id, reason, attempts, state, next_retry_at, rejected_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON DUPLICATE KEY UPDATE relay = VALUES(relay), event_id = VALUES(event_id), reason = VALUES(reason), attempts = VALUES(attempts), state = VALUES(state), next_retry_at = VALUES(next_retry_at), rejected_at = VALUES(rejected_at)

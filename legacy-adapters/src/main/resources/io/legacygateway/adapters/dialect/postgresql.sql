@@ -19,6 +19,15 @@
 -- index can serve still scans the table.
 SELECT set_config('enable_sort', 'off', true), set_config('enable_seqscan', 'off', true), set_config('jit', 'off', true), set_config('plan_cache_mode', 'force_generic_plan', true)
 
+-- name: outbox.lease
+-- The claim lease (relay parameter claimLease), run in the cycle's transaction before its claim: the server ends a
+-- session that stays idle inside this transaction for longer (FATAL 25P03), which rolls it back and releases its row
+-- locks, so that another relay claims the rows of a gateway that froze (a stop, a long pause of its JVM or VM) or lost
+-- its network with them. Local to the transaction (set_config's third argument), so a pooled connection keeps nothing
+-- of it. A cycle is idle in its transaction while it publishes: the lease must exceed publishTimeout (checked at
+-- startup). binds: the lease in milliseconds, as text
+SELECT set_config('idle_in_transaction_session_timeout', ?, true)
+
 -- name: outbox.relock
 -- binds: the condition's binds, the keys. After a mark the database refused (a trigger raising, a constraint), the
 -- cycle rolled back to the savepoint taken before its claim (Dialect.claimsInMarkSavepoint), which released the

@@ -62,6 +62,13 @@ final class OutboxFixture {
                 blockAggregate);
     }
 
+    /** As {@link #store(MarkMode, boolean, boolean)}, on {@code dataSource}, with a claim lease. */
+    OutboxStore store(MarkMode mode, javax.sql.DataSource dataSource, java.time.Duration claimLease) {
+        RejectionLog log = new RejectionLog(dataSource, schema.dialect(), RELAY, "contract/" + table(mode),
+                "dataSource");
+        return new OutboxStore(dataSource, schema.dialect(), mapping(mode), log, true, false, claimLease);
+    }
+
     /** Inserts one row per aggregate id, in order, as a legacy application would; returns their keys in order. */
     List<Long> insert(MarkMode mode, String... aggregateIds) {
         for (String aggregate : aggregateIds) {
