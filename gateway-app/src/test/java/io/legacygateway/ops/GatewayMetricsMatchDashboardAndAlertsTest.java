@@ -145,7 +145,8 @@ class GatewayMetricsMatchDashboardAndAlertsTest {
                         "gateway_outbox_failed_rows", "gateway_outbox_publish_failures_total",
                         "gateway_outbox_retries_total", "gateway_outbox_publish_latency_seconds_bucket",
                         "gateway_inbox_duplicates_total", "gateway_inbox_processing_seconds_bucket",
-                        "gateway_dlq_depth", "gateway_ready", "gateway_outbox_sample_failures_total");
+                        "gateway_dlq_depth", "gateway_ready", "gateway_outbox_sample_failures_total",
+                        "gateway_broker_failovers_total", "gateway_broker_failover_stall_seconds_max");
     }
 
     private String scrape() throws Exception {
