@@ -195,7 +195,7 @@ public final class RelayCycleRoute {
             ProcessorDefinition<?> events;
             if (steps.none()) {
                 // nothing to show per event: the split's exchange per row cost 5-10 µs of the gateway's CPU per
-                // event at batch 100 (docs/benchmarks.md, 4 December 2026)
+                // event at batch 100 (bench/journal.md, 4 December 2026)
                 events = claimed.process(x -> relay.events().envelopeAll(cycle(x))).id("events-" + name);
             } else {
                 events = eachEvent(claimed.split(new RowsExpression()).id("each-event-" + name), steps);
