@@ -69,7 +69,8 @@ public final class BrokerConnections {
 
     /**
      * A new factory from {@code artemis}'s URI, which holds its current settings (those of the broker URL and those
-     * given by setters, user and password included); the three are set again so that a copy never depends on that.
+     * given by setters, user and password included) for a remote broker; user, password, the windows, large-message
+     * settings and call timeouts are set again, as an in-VM factory's URI holds none of them.
      */
     private static ActiveMQConnectionFactory fromUri(ActiveMQConnectionFactory artemis, boolean xa, String what) {
         return fromUri(artemis, xa, what, artemis instanceof Watched w ? w.watch() : null);
@@ -85,6 +86,14 @@ public final class BrokerConnections {
             cf.setUser(artemis.getUser());
             cf.setPassword(artemis.getPassword());
             cf.setProducerWindowSize(artemis.getProducerWindowSize());
+            // the URI of an in-VM factory (the embedded broker) names only its connector: its settings are copied here
+            cf.setMinLargeMessageSize(artemis.getMinLargeMessageSize());
+            cf.setCompressLargeMessage(artemis.isCompressLargeMessage());
+            cf.setConsumerWindowSize(artemis.getConsumerWindowSize());
+            cf.setConfirmationWindowSize(artemis.getConfirmationWindowSize());
+            cf.setCallTimeout(artemis.getCallTimeout());
+            cf.setCallFailoverTimeout(artemis.getCallFailoverTimeout());
+            cf.setBlockOnDurableSend(artemis.isBlockOnDurableSend());
             return cf;
         } catch (IOException e) {
             throw new UncheckedIOException("cannot derive " + what + " from " + artemis, e);

@@ -35,6 +35,28 @@ class BrokerConnectionsTest {
     }
 
     @Test
+    void aCopyOfTheEmbeddedBrokersInVmFactoryKeepsItsSettersSettings() throws Exception {
+        // the URI of an in-VM factory names only its connector: what its setters set must be copied by hand
+        ActiveMQConnectionFactory embedded = new ActiveMQConnectionFactory("vm://0");
+        embedded.setMinLargeMessageSize(2048);
+        embedded.setCompressLargeMessage(true);
+        embedded.setConsumerWindowSize(4096);
+        embedded.setConfirmationWindowSize(8192);
+        embedded.setCallTimeout(12000);
+        embedded.setCallFailoverTimeout(7000);
+
+        ActiveMQConnectionFactory copy = BrokerConnections.copyOf(embedded, false);
+
+        assertThat(copy.toURI().toString()).startsWith("vm://0");
+        assertThat(copy.getMinLargeMessageSize()).isEqualTo(2048);
+        assertThat(copy.isCompressLargeMessage()).isTrue();
+        assertThat(copy.getConsumerWindowSize()).isEqualTo(4096);
+        assertThat(copy.getConfirmationWindowSize()).isEqualTo(8192);
+        assertThat(copy.getCallTimeout()).isEqualTo(12000);
+        assertThat(copy.getCallFailoverTimeout()).isEqualTo(7000);
+    }
+
+    @Test
     void aCopyKeepsEveryClientSettingOfTheBrokerUrlAndOfTheFactorysSetters() {
         ActiveMQConnectionFactory application = new ActiveMQConnectionFactory(
                 "tcp://127.0.0.1:61616?minLargeMessageSize=204800&compressLargeMessage=true&confirmationWindowSize=4096",

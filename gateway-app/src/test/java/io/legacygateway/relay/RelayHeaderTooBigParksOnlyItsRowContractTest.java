@@ -41,8 +41,8 @@ abstract class RelayHeaderTooBigParksOnlyItsRowContractTest extends RelayTestSup
     static class SmallLargeMessages {
         /**
          * Before the factory is first used (it is read-only after): messages of 2 KiB and more are large. The relays'
-         * producer window is set here as {@link BrokerConnections#publishingFactory} would set it, so that the relays
-         * use this factory itself (a copy of an in-VM factory keeps only its connector).
+         * producer window is set here as {@link BrokerConnections#publishingFactory} would set it; the relays publish
+         * with a copy watched for failovers, which carries these settings.
          */
         @Bean
         static BeanPostProcessor smallLargeMessages() {
