@@ -9,6 +9,7 @@ import io.legacygateway.inbox.InboxConsumerFactory;
 import io.legacygateway.operator.GatewayMBeans;
 import io.legacygateway.operator.OperationAudit;
 import io.legacygateway.relay.OutboxRelayFactory;
+import io.legacygateway.relay.RelayOperations;
 import io.legacygateway.transactions.XaTransactions;
 import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.jms.ConnectionFactory;

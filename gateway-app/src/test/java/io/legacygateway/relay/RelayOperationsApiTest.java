@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.legacygateway.cli.GatewayCli;
-import io.legacygateway.ops.RelayOperatorSurface;
 import io.legacygateway.reconciliation.ReconcileCommand;
 import io.legacygateway.testsupport.LegacyDatabases;
 import io.legacygateway.testsupport.TestDatabase;

@@ -3,7 +3,6 @@ package io.legacygateway.relay;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.legacygateway.envelope.EnvelopeMessages;
-import io.legacygateway.ops.RelayOperations;
 import io.legacygateway.testsupport.DbTimes;
 import io.legacygateway.testsupport.MutableClock;
 import io.legacygateway.testsupport.QueueProbe;

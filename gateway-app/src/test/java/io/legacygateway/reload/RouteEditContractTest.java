@@ -7,7 +7,7 @@ import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
 import io.legacygateway.config.GatewayDataSources;
-import io.legacygateway.ops.RelayOperatorSurface;
+import io.legacygateway.relay.RelayOperatorSurface;
 import io.legacygateway.relay.OutboxRelay;
 import io.legacygateway.relay.OutboxRelayFactory;
 import io.legacygateway.testsupport.OutboxRows;

@@ -1,9 +1,7 @@
-package io.legacygateway.ops;
+package io.legacygateway.relay;
 
 import io.legacygateway.adapters.outbox.Backlog;
 import io.legacygateway.operator.GatewayMBeans;
-import io.legacygateway.relay.OutboxRelay;
-import io.legacygateway.relay.OutboxRelayFactory;
 import java.util.Arrays;
 import java.util.List;
 import javax.management.ObjectName;

@@ -1,4 +1,4 @@
-package io.legacygateway.ops;
+package io.legacygateway.relay;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -10,9 +10,6 @@ import io.legacygateway.adapters.outbox.OutboxRow;
 import io.legacygateway.config.DurationText;
 import io.legacygateway.operator.ApiErrors;
 import io.legacygateway.operator.OperationAudit;
-import io.legacygateway.relay.OutboxRelay;
-import io.legacygateway.relay.OutboxRelayFactory;
-import io.legacygateway.relay.RelaySettings;
 import java.time.DateTimeException;
 import java.time.Instant;
 import java.util.ArrayList;
