@@ -3,7 +3,7 @@ package io.legacygateway.demo;
 import io.legacygateway.GatewayApplication;
 import io.legacygateway.cli.GatewayCommands;
 import io.legacygateway.cli.GatewayJar;
-import io.legacygateway.reconciliation.LabCommand;
+import io.legacygateway.demo.lab.LabCommand;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.legacygateway.GatewayApplication;
 import io.legacygateway.cli.GatewayCommands;
-import io.legacygateway.reconciliation.LabCommand;
+import io.legacygateway.demo.lab.LabCommand;
 import org.junit.jupiter.api.Test;
 
 /**

@@ -1,4 +1,4 @@
-package io.legacygateway.reconciliation;
+package io.legacygateway.demo.lab;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

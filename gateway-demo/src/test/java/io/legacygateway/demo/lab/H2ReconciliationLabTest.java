@@ -1,14 +1,14 @@
-package io.legacygateway.reconciliation;
+package io.legacygateway.demo.lab;
 
 import io.legacygateway.testsupport.LegacyDatabases;
 import io.legacygateway.testsupport.TestDatabase;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
-class MariaDbReconciliationLabTest extends ReconciliationLabContractTest {
+class H2ReconciliationLabTest extends ReconciliationLabContractTest {
 
     @DynamicPropertySource
     static void legacyDatabase(DynamicPropertyRegistry registry) {
-        LegacyDatabases.register(registry, "legacy", TestDatabase.MARIADB, MariaDbReconciliationLabTest.class);
+        LegacyDatabases.register(registry, "legacy", TestDatabase.H2, H2ReconciliationLabTest.class);
     }
 }

@@ -1,4 +1,4 @@
-package io.legacygateway.reconciliation;
+package io.legacygateway.demo.lab;
 
 import io.legacygateway.command.CommandBeans;
 import io.legacygateway.command.ConfiguredCommand;

@@ -1,7 +1,8 @@
-package io.legacygateway.reconciliation;
+package io.legacygateway.demo.lab;
 
 import io.legacygateway.broker.BrokerConnections;
 import io.legacygateway.config.GatewayDataSources;
+import io.legacygateway.reconciliation.Reconciliation;
 import io.legacygateway.relay.OutboxRelayFactory;
 import jakarta.jms.ConnectionFactory;
 import java.time.Clock;

@@ -1,9 +1,10 @@
-package io.legacygateway.reconciliation;
+package io.legacygateway.demo.lab;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.legacygateway.cli.GatewayCli;
 import io.legacygateway.command.CommandBeans;
+import io.legacygateway.reconciliation.Reconciliation;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;

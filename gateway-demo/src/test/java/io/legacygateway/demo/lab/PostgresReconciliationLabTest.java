@@ -1,4 +1,4 @@
-package io.legacygateway.reconciliation;
+package io.legacygateway.demo.lab;
 
 import io.legacygateway.testsupport.LegacyDatabases;
 import io.legacygateway.testsupport.TestDatabase;

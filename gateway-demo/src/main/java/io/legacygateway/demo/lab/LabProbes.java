@@ -1,12 +1,15 @@
-package io.legacygateway.reconciliation;
+package io.legacygateway.demo.lab;
 
-import static io.legacygateway.reconciliation.ReconciliationLab.ORDERS;
-import static io.legacygateway.reconciliation.ReconciliationLab.OUTBOX;
+import static io.legacygateway.demo.lab.ReconciliationLab.ORDERS;
+import static io.legacygateway.demo.lab.ReconciliationLab.OUTBOX;
 
 import io.legacygateway.adapters.outbox.AttemptLog;
 import io.legacygateway.adapters.sql.Dialect;
+import io.legacygateway.demo.lab.ReconciliationLab.ProbeResult;
 import io.legacygateway.envelope.EnvelopeMessages;
-import io.legacygateway.reconciliation.ReconciliationLab.ProbeResult;
+import io.legacygateway.reconciliation.IntentEvidence;
+import io.legacygateway.reconciliation.Reconciliation;
+import io.legacygateway.reconciliation.ReconciliationDecision;
 import io.legacygateway.relay.OutboxRelay;
 import jakarta.jms.Connection;
 import jakarta.jms.ConnectionFactory;

@@ -1,8 +1,11 @@
-package io.legacygateway.reconciliation;
+package io.legacygateway.demo.lab;
 
 import io.legacygateway.adapters.sql.Dialect;
 import io.legacygateway.adapters.sql.SchemaScripts;
 import io.legacygateway.config.GatewayDataSources;
+import io.legacygateway.reconciliation.IntentEvidence;
+import io.legacygateway.reconciliation.Reconciliation;
+import io.legacygateway.reconciliation.ReconciliationDecision;
 import io.legacygateway.relay.OutboxRelay;
 import io.legacygateway.relay.OutboxRelayFactory;
 import io.legacygateway.relay.RelayCycleHook;
