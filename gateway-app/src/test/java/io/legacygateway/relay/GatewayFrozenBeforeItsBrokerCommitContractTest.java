@@ -171,29 +171,7 @@ abstract class GatewayFrozenBeforeItsBrokerCommitContractTest {
 
     /** One gateway process with the relay {@code orders} of the outbox to {@code queue}, in a folder of its own. */
     private GatewayProcess.Running gateway(String name, String url, String queue) throws Exception {
-        Path cwd = Files.createDirectories(workDir.resolve(name));
-        Path routes = Files.createDirectories(cwd.resolve("routes"));
-        Files.writeString(routes.resolve("orders.yaml"), String.join("\n",
-                "- templatedRoute:",
-                "    routeTemplateRef: outbox-relay",
-                "    routeId: outbox-relay-orders",
-                "    parameters:",
-                "      - { name: relay, value: orders }",
-                "      - { name: dataSource, value: legacy }",
-                "      - { name: destination, value: 'queue:" + queue + "' }",
-                "      - { name: batchSize, value: '" + BATCH + "' }",
-                "      - { name: pollInterval, value: 100ms }",
-                "      - { name: maxBackoff, value: 1s }",
-                "      - { name: publishTimeout, value: 2s }",
-                "      - { name: claimLease, value: " + LEASE.toSeconds() + "s }", ""));
-        return GatewayProcess.start(HaltingGateway.class, cwd, "--spring.profiles.active=test",
-                "--gateway.datasources.legacy.url=" + url,
-                "--gateway.datasources.legacy.username=" + database().username(),
-                "--gateway.datasources.legacy.password=",
-                "--spring.artemis.mode=native", "--spring.artemis.embedded.enabled=false",
-                "--spring.artemis.broker-url=" + StandaloneArtemis.shared().url(),
-                "--spring.artemis.user=" + StandaloneArtemis.GATEWAY_USER, "--spring.artemis.password=gateway",
-                "--camel.main.routes-include-pattern=file:" + routes + "/*.yaml",
-                HaltingGateway.ARGUMENT + "hold-before-broker-commit");
+        return HaltingGateway.startRelay(Files.createDirectories(workDir.resolve(name)), url, database().username(),
+                queue, BATCH, LEASE);
     }
 }

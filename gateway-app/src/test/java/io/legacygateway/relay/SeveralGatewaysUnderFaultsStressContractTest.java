@@ -226,29 +226,7 @@ abstract class SeveralGatewaysUnderFaultsStressContractTest {
 
     private void start(List<GatewayProcess.Running> gateways, List<Path> dirs, String mark) throws Exception {
         Path cwd = Files.createDirectories(workDir.resolve("gateway-" + (++started)));
-        Path routes = Files.createDirectories(cwd.resolve("routes"));
-        Files.writeString(routes.resolve("orders.yaml"), String.join("\n",
-                "- templatedRoute:",
-                "    routeTemplateRef: outbox-relay",
-                "    routeId: outbox-relay-orders",
-                "    parameters:",
-                "      - { name: relay, value: orders }",
-                "      - { name: dataSource, value: legacy }",
-                "      - { name: destination, value: 'queue:" + queue + "' }",
-                "      - { name: batchSize, value: '50' }",
-                "      - { name: pollInterval, value: 100ms }",
-                "      - { name: maxBackoff, value: 1s }",
-                "      - { name: publishTimeout, value: 2s }",
-                "      - { name: claimLease, value: " + LEASE.toSeconds() + "s }", ""));
-        gateways.add(GatewayProcess.start(HaltingGateway.class, cwd, "--spring.profiles.active=test",
-                "--gateway.datasources.legacy.url=" + gatewayUrl(url, mark),
-                "--gateway.datasources.legacy.username=" + database().username(),
-                "--gateway.datasources.legacy.password=",
-                "--spring.artemis.mode=native", "--spring.artemis.embedded.enabled=false",
-                "--spring.artemis.broker-url=" + StandaloneArtemis.shared().url(),
-                "--spring.artemis.user=" + StandaloneArtemis.GATEWAY_USER, "--spring.artemis.password=gateway",
-                "--camel.main.routes-include-pattern=file:" + routes + "/*.yaml",
-                HaltingGateway.ARGUMENT + "hold-before-broker-commit"));
+        gateways.add(HaltingGateway.startRelay(cwd, gatewayUrl(url, mark), database().username(), queue, 50, LEASE));
         dirs.add(cwd);
     }
 

@@ -107,6 +107,38 @@ public final class HaltingGateway {
         application.run(args);
     }
 
+    /**
+     * A gateway process in {@code cwd} with one relay, {@code orders}, of the outbox of datasource {@code legacy} at
+     * {@code url} to {@code queue} on the shared standalone broker, holding before its broker commit while the file
+     * {@value #HOLD} is in {@code cwd}: the several-gateways tests' way to freeze one while it holds a claimed batch.
+     */
+    public static GatewayProcess.Running startRelay(Path cwd, String url, String username, String queue, int batchSize,
+                                                   Duration claimLease) throws IOException {
+        Path routes = Files.createDirectories(cwd.resolve("routes"));
+        Files.writeString(routes.resolve("orders.yaml"), String.join("\n",
+                "- templatedRoute:",
+                "    routeTemplateRef: outbox-relay",
+                "    routeId: outbox-relay-orders",
+                "    parameters:",
+                "      - { name: relay, value: orders }",
+                "      - { name: dataSource, value: legacy }",
+                "      - { name: destination, value: 'queue:" + queue + "' }",
+                "      - { name: batchSize, value: '" + batchSize + "' }",
+                "      - { name: pollInterval, value: 100ms }",
+                "      - { name: maxBackoff, value: 1s }",
+                "      - { name: publishTimeout, value: 2s }",
+                "      - { name: claimLease, value: " + claimLease.toSeconds() + "s }", ""));
+        return GatewayProcess.start(HaltingGateway.class, cwd, "--spring.profiles.active=test",
+                "--gateway.datasources.legacy.url=" + url,
+                "--gateway.datasources.legacy.username=" + username,
+                "--gateway.datasources.legacy.password=",
+                "--spring.artemis.mode=native", "--spring.artemis.embedded.enabled=false",
+                "--spring.artemis.broker-url=" + StandaloneArtemis.shared().url(),
+                "--spring.artemis.user=" + StandaloneArtemis.GATEWAY_USER, "--spring.artemis.password=gateway",
+                "--camel.main.routes-include-pattern=file:" + routes + "/*.yaml",
+                ARGUMENT + "hold-before-broker-commit");
+    }
+
     private static boolean deleted(String file) {
         try {
             return Files.deleteIfExists(Path.of(file));
