@@ -19,7 +19,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-minutes=5 kills= db=postgres options= rate= maxp99=
+minutes=5 kills= db=postgres options= rate= maxp99=5000
 while [ $# -gt 0 ]; do
     case "$1" in
         --minutes) minutes="$2"; shift 2 ;;
@@ -43,7 +43,7 @@ args=(-B -q -pl gateway-app -am test -Plong-runs "-Dtest=$test" -Dsurefire.failI
 if [ -n "$kills" ]; then args+=("-Dfailover.kills=$kills"); else args+=("-Dfailover.minutes=$minutes"); fi
 [ -n "$options" ] && args+=("-Dfailover.urlOptions=$options")
 [ -n "$rate" ] && args+=("-Dfailover.rate=$rate")
-[ -n "$maxp99" ] && args+=("-Dfailover.maxStallP99Millis=$maxp99")
+args+=("-Dfailover.maxStallP99Millis=$maxp99")
 
 log=gateway-app/target/failover-bench.log
 mkdir -p gateway-app/target
