@@ -251,7 +251,7 @@ public final class OutboxRelay implements Processor, AutoCloseable {
         Set<OutboxRow> waiting = store.behindOtherRows(claimed);
         boolean more = claimed.size() == batch;
         for (int reads = 0; more && reads < CLAIM_PAST_HELD_BACK && claimed.size() - waiting.size() < batch
-                && store.claimsAgain(); reads++) {
+                && store.claimsPast(); reads++) {
             Set<String> heldBack = new HashSet<>();
             waiting.forEach(r -> heldBack.add(r.aggregateId()));
             heldBack.remove(null);

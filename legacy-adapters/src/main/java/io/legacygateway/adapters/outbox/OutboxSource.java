@@ -43,7 +43,7 @@ public interface OutboxSource {
      * Whether {@link #claimPast} is there: a source whose claim locks rows and leaves held-back rows to a later cycle.
      * False here.
      */
-    default boolean claimsAgain() {
+    default boolean claimsPast() {
         return false;
     }
 
@@ -51,9 +51,9 @@ public interface OutboxSource {
      * In the transaction of a {@link #claim} whose rows were held back behind another relay's ({@link #behindOtherRows}),
      * the claim's continuation: up to {@code limit} claimable rows after {@code lastOrder}, the last claimed row's
      * order, leaving out the rows of the {@code heldBack} aggregates, locked and in order. Rows without an aggregate
-     * are included. Only where {@link #claimsAgain} is true.
+     * are included. Only where {@link #claimsPast} is true.
      *
-     * @throws UnsupportedOperationException where {@link #claimsAgain} is false
+     * @throws UnsupportedOperationException where {@link #claimsPast} is false
      */
     default List<OutboxRow> claimPast(Object lastOrder, Set<String> heldBack, int limit, Instant now) {
         throw new UnsupportedOperationException("this source does not claim again");

@@ -192,7 +192,7 @@ public final class OutboxStore implements OutboxSource {
     }
 
     @Override
-    public boolean claimsAgain() {
+    public boolean claimsPast() {
         return true;
     }
 
