@@ -39,7 +39,7 @@ public final class ClaimLease {
     private final String check;
     private final LongSupplier nanoTime;
 
-    ClaimLease(JdbcTemplate jdbc, Dialect dialect, Duration lease, LongSupplier nanoTime) {
+    public ClaimLease(JdbcTemplate jdbc, Dialect dialect, Duration lease, LongSupplier nanoTime) {
         this.jdbc = jdbc;
         this.lease = lease;
         this.leaseNanos = lease.toNanos();
@@ -54,7 +54,7 @@ public final class ClaimLease {
     }
 
     /** The lease of a store of this dialect, or {@code null} where the dialect has none (H2: nothing ends a session). */
-    static ClaimLease of(JdbcTemplate jdbc, Dialect dialect, Duration lease, LongSupplier nanoTime) {
+    public static ClaimLease of(JdbcTemplate jdbc, Dialect dialect, Duration lease, LongSupplier nanoTime) {
         return lease == null || !dialect.has("outbox.lease") ? null : new ClaimLease(jdbc, dialect, lease, nanoTime);
     }
 
@@ -63,7 +63,7 @@ public final class ClaimLease {
     }
 
     /** Sets the lease for the caller's transaction, before its claim locks any row. */
-    void begin() {
+    public void begin() {
         jdbc.execute(set, (PreparedStatementCallback<Boolean>) ps -> { // a SELECT here, a SET there
             ps.setObject(1, setValue);
             return ps.execute();
@@ -90,7 +90,7 @@ public final class ClaimLease {
      *
      * @throws ClaimLostException when the session no longer answers, or answered the lease or more after it was asked
      */
-    void prove() {
+    public void prove() {
         long before = nanoTime.getAsLong();
         try {
             jdbc.queryForObject(check, Integer.class);

@@ -1,5 +1,8 @@
 package io.legacygateway.adapters.outbox;
 
+import io.legacygateway.adapters.outbox.mapping.MarkMode;
+import io.legacygateway.adapters.outbox.mapping.OutboxMapping;
+import io.legacygateway.adapters.outbox.mapping.OutboxRow;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
@@ -8,7 +11,7 @@ import javax.sql.DataSource;
 
 /**
  * Where a relay gets its rows and records what became of them: one implementation per kind of {@link MarkMode}
- * ({@link OutboxStore} claims and marks rows in the legacy table; {@link ZeroWriteReader} only reads it and keeps a
+ * ({@code OutboxStore} claims and marks rows in the legacy table; {@code ZeroWriteReader} only reads it and keeps a
  * position of its own).
  *
  * <p>Contract: the relay calls {@link #claim}, then {@link #behindOtherRows}, publishes, then {@link #mark} (which
@@ -71,7 +74,7 @@ public interface OutboxSource {
 
     /**
      * Whether a claimed row the relay leaves alone in a cycle (held back behind an earlier row of its aggregate) is
-     * claimed again later. False for {@link ZeroWriteReader}, whose position has moved past every row it returned: it
+     * claimed again later. False for {@code ZeroWriteReader}, whose position has moved past every row it returned: it
      * must publish or record each of them.
      */
     boolean keepsOrderPerAggregate();
@@ -89,7 +92,7 @@ public interface OutboxSource {
      * Records a cycle's outcome: {@link #markPublished} the confirmed rows, {@link #recordFailures} the failed
      * attempts.
      * A source whose writes the database may refuse for one row charges such a refusal to that row and parks it as
-     * FAILED with the database's reason (see {@link OutboxStore#mark}), so that one row never fails the cycle; what
+     * FAILED with the database's reason (see {@code OutboxStore.mark}), so that one row never fails the cycle; what
      * fails the cycle is an outage.
      *
      * @return the rows parked because the database refused their own write, as parked failures (empty here)
