@@ -3,7 +3,7 @@
 # standalone Artemis 2.40.0 broker (durable, started by the bench), same ~1 KiB CloudEvents messages, same batch sizes.
 # Prints events/s, CPU µs per event of the whole machine (/proc/stat), the bench JVM's RSS for the gateway's lines (the
 # gateway runs inside the bench JVM) and each gateway figure as a ratio to its ceiling.
-# See gateway-app/src/test/java/io/legacygateway/bench/Benchmark and docs/benchmarks.md.
+# See gateway-bench/src/main/java/io/legacygateway/bench/Benchmark and docs/benchmarks.md.
 #
 # Usage: bench/run.sh [--db postgres|mariadb|both] [--rows N] [--batch N[,N...]] [--messages N] [--quick] [--only ...]
 #        bench/run.sh --help

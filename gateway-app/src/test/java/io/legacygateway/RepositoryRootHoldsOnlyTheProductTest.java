@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
 class RepositoryRootHoldsOnlyTheProductTest {
 
     private static final Set<String> LAYOUT = Set.of("pom.xml", "README.md", "routes", "gateway-app", "gateway-demo",
-            "legacy-adapters", "artemis-config", "docker", "bench", "docs", ".ci", ".git", ".gitignore",
+            "legacy-adapters", "gateway-bench", "artemis-config", "docker", "bench", "docs", ".ci", ".git", ".gitignore",
             ".gitattributes", ".mvn", "mvnw", "mvnw.cmd", "LICENSE", "NOTICE", "CONTRIBUTING.md", "CHANGELOG.md",
             // build output, the demo's data when run from the root, IDE folders: all ignored by .gitignore
             "target", "data", ".idea", ".vscode");
