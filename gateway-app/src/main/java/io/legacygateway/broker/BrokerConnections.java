@@ -27,9 +27,9 @@ public final class BrokerConnections {
     /**
      * The factory the relays publish with: {@code cf} (the broker client's own, {@link #nativeFactory}) with a producer
      * window of {@value #PUBLISHER_WINDOW_BYTES} bytes instead of the client's default of 64 KiB, unless its URL sets
-     * {@code producerWindowSize} to another value, which is kept as given. With 64 KiB a producer runs out of credits
-     * every few dozen events of a batch and waits a round trip for the broker to grant more (a quarter of a relay's
-     * cycle at batch 100 in a flight recording). The window bounds only what a producer may have in flight; the
+     * {@code producerWindowSize} to another value, which is kept as given: with 64 KiB a producer waits a round trip for
+     * credits every few dozen events of a batch (docs/architecture.md, "Decisions"). The window bounds only what a
+     * producer may have in flight; the
      * broker's own limits ({@code max-size-bytes}, the address-full policy) apply as before. Another client's factory
      * is returned as it is.
      */

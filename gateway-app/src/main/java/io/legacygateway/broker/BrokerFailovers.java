@@ -181,10 +181,9 @@ public final class BrokerFailovers implements AutoCloseable {
     /**
      * A connection still failing over {@value #FAILOVER_PATIENCE_MILLIS} ms after its failure was detected is closed,
      * so that its owner opens a new one (the relay at once, in the same publish; a listener container by its
-     * recovery). Observed (a thread dump, 2026-12-06): the client's failover, having reached the backup while it
-     * became active, waited for the answer to its check (CheckFailoverMessage) the whole {@code callTimeout} (30 s),
-     * and the relay's commit with it, while every other connection had failed over within a second. A new connection
-     * makes no such check. A failover that takes long because the backup is slow to activate loses nothing by it:
+     * recovery): the client's failover can wait the whole {@code callTimeout} for its check of a backup still
+     * activating (docs/architecture.md, "Decisions"); a new connection makes no such check. A failover that takes
+     * long because the backup is slow to activate loses nothing by it:
      * the new connection waits for the backup as the failover would have ({@code initialConnectAttempts=-1}).
      */
     private void abandonIfStuck(String name, ActiveMQConnection connection, AtomicLong failures, long failure) {

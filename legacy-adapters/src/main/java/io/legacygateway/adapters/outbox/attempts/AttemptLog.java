@@ -24,8 +24,8 @@ import org.springframework.transaction.support.TransactionTemplate;
  * cycle's mark did (the mark state). The reconciliation report derives attempt numbers, duplicate-delivery candidates
  * and stuck intents from it.
  *
- * <p>Where {@value #PACKS} exists (PostgreSQL), a cycle's attempts are one row of it, not one row each: the log's cost
- * was its rows. A cycle's finish is one row of {@value #CYCLES} (the answer and mark state of its attempts still
+ * <p>Where {@value #PACKS} exists (PostgreSQL), a cycle's attempts are one row of it, not one row each (the log's
+ * cost is its rows: docs/architecture.md, "Decisions"). A cycle's finish is one row of {@value #CYCLES} (the answer and mark state of its attempts still
  * SENT), not an update of its attempts; only an attempt whose answer or mark differs from its cycle's (refused,
  * deferred, parked, ...) gets a row of its own: an override row (packed) or an update of its row (one row per
  * attempt). Every reader here reads an attempt's effective state ({@code attempt.effective}): its own values when

@@ -67,8 +67,7 @@ final class AttemptWrites {
      * The inserts of a cycle's attempts at {@code time}, bound as the column takes it: one statement of arrays where the
      * dialect has {@code attempt.insertColumns} (PostgreSQL), else multi-row inserts of as many rows as the dialect's
      * binds per statement allow (one statement for a whole batch, but on SQL Server 222 rows each). Not a JDBC batch:
-     * MySQL's driver sends a batch as one statement per row unless the URL sets {@code rewriteBatchedStatements}, and
-     * on MariaDB, whose driver sends it as one bulk command, the relay's throughput measured the same (5 December 2026).
+     * MySQL's driver sends a batch as one statement per row unless the URL sets {@code rewriteBatchedStatements}.
      */
     void insert(String cycle, List<Attempt> attempts, Object time, List<Statement> out) {
         if (tables.packed()) {

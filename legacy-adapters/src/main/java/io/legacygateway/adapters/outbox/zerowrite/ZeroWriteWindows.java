@@ -401,7 +401,7 @@ final class ZeroWriteWindows {
      * <p>Why (MariaDB): a row's mark is its statement's start, and a statement that waited for a metadata or table lock
      * ({@code LOCK TABLES}, an {@code ALTER TABLE} cut-over, {@code FLUSH TABLES WITH READ LOCK}) starts its InnoDB
      * transaction only after the wait: once it is done, {@code INNODB_TRX} shows that transaction seconds later than its
-     * rows, and the horizon could pass them before they commit (rows lost; found on 6 December 2026). The rows of the
+     * rows, and the horizon could pass them before they commit (rows lost). The rows of the
      * window are counted twice on a connection of their own, first as a dirty read (every row physically there), then
      * as a committed read; when the two differ, the rows only the dirty read holds are listed and the window ends
      * before the earliest. Sound with the horizon's statement list: a row below the horizon was either in the table
