@@ -1,5 +1,6 @@
 package io.legacygateway.reconciliation;
 
+import io.legacygateway.command.GatewayApiClient;
 import io.legacygateway.operator.GatewayMBeans;
 import java.util.Map;
 import org.springframework.http.MediaType;
@@ -68,8 +69,8 @@ public class ReconciliationOperatorSurface {
                 @ManagedOperationParameter(name = ReconciliationQuery.ALL,
                         description = ReconciliationQuery.ALL_TEXT)})
         public String reportFor(String relay, boolean all) {
-            return select(reconciliation, ReconciliationQuery.from(Map.of(ReconciliationQuery.RELAY,
-                    relay == null ? "" : relay, ReconciliationQuery.ALL, String.valueOf(all)))).render();
+            return select(reconciliation, ReconciliationQuery.from(GatewayApiClient.parameters(
+                    ReconciliationQuery.RELAY, relay, ReconciliationQuery.ALL, String.valueOf(all)))).render();
         }
     }
 }
