@@ -1,6 +1,7 @@
 package io.legacygateway.deadletter;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import io.legacygateway.command.GatewayApiClient;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
@@ -12,12 +13,17 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
  * Which dead letters an operator means. Every condition that is set must hold; an empty filter selects every dead
  * letter. Values are compared in Java after browsing, never spliced into a broker selector.
+ *
+ * <p>The one place that knows the filter's fields: the REST query, the redelivery body's {@code filter}, the options
+ * of {@code dlq show|redeliver} ({@code DeadLettersCommand.Selection}) and the JMX {@code filter} text are all read
+ * by {@link #parse(Map)}, under {@link #KEYS}, with the descriptions below.
  *
  * @param queue       a dead-letter queue ({@code DLQ.sales.orders}) or the original address it is named after
  *                    ({@code sales.orders})
@@ -34,9 +40,30 @@ import java.util.stream.Collectors;
 public record DeadLetterFilter(String queue, String type, String subject, String reasonClass, String reason,
                                String consumer, Instant from, Instant to, Set<String> ids) {
 
+    public static final String QUEUE = "queue";
+    public static final String TYPE = "type";
+    public static final String SUBJECT = "subject";
+    public static final String REASON_CLASS = "reasonClass";
+    public static final String REASON = "reason";
+    public static final String CONSUMER = "consumer";
+    public static final String FROM = "from";
+    public static final String TO = "to";
+    public static final String IDS = "ids";
     /** The keys of {@link #parse(Map)}, as REST query parameters, CLI options and the JMX filter text use them. */
-    public static final List<String> KEYS = List.of("queue", "type", "subject", "reasonClass", "reason", "consumer",
-            "from", "to", "ids");
+    public static final List<String> KEYS = List.of(QUEUE, TYPE, SUBJECT, REASON_CLASS, REASON, CONSUMER, FROM, TO,
+            IDS);
+
+    static final String QUEUE_TEXT = "on this dead-letter queue (DLQ.x or x)";
+    static final String TYPE_TEXT = "of this event type";
+    static final String SUBJECT_TEXT = "of this subject";
+    static final String REASON_CLASS_TEXT = "dead-lettered for this class of reason (BUSINESS_RULE, ..., BROKER)";
+    static final String REASON_TEXT = "whose reason contains this text";
+    static final String CONSUMER_TEXT = "dead-lettered by this inbox consumer";
+    static final String FROM_TEXT = "dead-lettered at or after this instant";
+    static final String TO_TEXT = "dead-lettered before this instant";
+    static final String IDS_TEXT = "these JMS message ids or event ids";
+    /** The filter as one text ({@link #parse(String)}), as the JMX operations take it. */
+    static final String TEXT_FORM = "key=value&...: type, subject, reasonClass, reason, consumer, from, to, ids";
 
     public static final DeadLetterFilter ALL = new DeadLetterFilter(null, null, null, null, null, null, null, null,
             Set.of());
@@ -64,10 +91,10 @@ public record DeadLetterFilter(String queue, String type, String subject, String
                 v.put(key, value.strip());
             }
         });
-        Set<String> ids = v.containsKey("ids") ? Arrays.stream(v.get("ids").split(",")).map(String::strip)
+        Set<String> ids = v.containsKey(IDS) ? Arrays.stream(v.get(IDS).split(",")).map(String::strip)
                 .filter(s -> !s.isEmpty()).collect(Collectors.toCollection(LinkedHashSet::new)) : Set.of();
-        return new DeadLetterFilter(v.get("queue"), v.get("type"), v.get("subject"), v.get("reasonClass"),
-                v.get("reason"), v.get("consumer"), instant("from", v.get("from")), instant("to", v.get("to")), ids);
+        return new DeadLetterFilter(v.get(QUEUE), v.get(TYPE), v.get(SUBJECT), v.get(REASON_CLASS), v.get(REASON),
+                v.get(CONSUMER), instant(FROM, v.get(FROM)), instant(TO, v.get(TO)), ids);
     }
 
     /**
@@ -116,20 +143,17 @@ public record DeadLetterFilter(String queue, String type, String subject, String
                 && (ids.isEmpty() || ids.contains(d.messageId()) || (d.eventId() != null && ids.contains(d.eventId())));
     }
 
+    /** The conditions that are set, under {@link #KEYS}, as {@link #parse(Map)} reads them. */
+    public Map<String, String> parameters() {
+        return GatewayApiClient.parameters(QUEUE, queue, TYPE, type, SUBJECT, subject, REASON_CLASS, reasonClass,
+                REASON, reason, CONSUMER, consumer, FROM, Objects.toString(from, null), TO, Objects.toString(to, null),
+                IDS, ids.isEmpty() ? null : String.join(",", ids));
+    }
+
     /** The filter as {@code key=value&…}, for the audit trail. */
     public String describe() {
-        Map<String, Object> parts = new LinkedHashMap<>();
-        parts.put("queue", queue);
-        parts.put("type", type);
-        parts.put("subject", subject);
-        parts.put("reasonClass", reasonClass);
-        parts.put("reason", reason);
-        parts.put("consumer", consumer);
-        parts.put("from", from);
-        parts.put("to", to);
-        parts.put("ids", ids.isEmpty() ? null : String.join(",", ids));
-        String text = parts.entrySet().stream().filter(e -> e.getValue() != null)
-                .map(e -> e.getKey() + "=" + e.getValue()).collect(Collectors.joining("&"));
+        String text = parameters().entrySet().stream().map(e -> e.getKey() + "=" + e.getValue())
+                .collect(Collectors.joining("&"));
         return text.isEmpty() ? "(all)" : text;
     }
 

@@ -1,8 +1,7 @@
 package io.legacygateway.deadletter;
 
-import com.fasterxml.jackson.core.type.TypeReference;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.legacygateway.config.GatewaySecurityProperties;
+import io.legacygateway.operator.GatewayMBeans;
 import jakarta.jms.JMSException;
 import jakarta.servlet.http.HttpServletRequest;
 import java.util.LinkedHashMap;
@@ -38,32 +37,23 @@ import org.springframework.web.bind.annotation.RestController;
  * </ul>
  * A bad parameter is a 400 naming it, an unknown queue a 404, an unreachable broker a 503.
  *
- * <p>JMX ({@value #OBJECT_NAME}, Hawtio: JMX tree, {@code io.legacygateway} / {@code DeadLetters}), exported by
- * Spring Boot's exporter ({@code spring.jmx.enabled}): the same operations. Results are maps and lists of plain
- * values, so Hawtio and Jolokia show them as JSON. Filters are written {@code key=value&key=value} with the keys of
- * {@link DeadLetterFilter#KEYS}, for example {@code type=OrderCreated&reasonClass=BUSINESS_RULE}.
+ * <p>JMX: {@link Jmx}, {@value #OBJECT_NAME} (Hawtio: JMX tree, {@code io.legacygateway} / {@code DeadLetters}),
+ * registered by {@link GatewayMBeans}: the same operations. Results are maps and lists of plain values, so Hawtio and
+ * Jolokia show them as JSON. Filters are written {@code key=value&key=value} with the keys of
+ * {@link DeadLetterFilter#KEYS}, for example {@code type=OrderCreated&reasonClass=BUSINESS_RULE}, and read by
+ * {@link DeadLetterFilter#parse(String)}, as the REST query is by {@link DeadLetterFilter#parse(Map)}.
  */
 @RestController
 @RequestMapping("/api/dead-letters")
-@ManagedResource(objectName = DeadLetterOperatorSurface.OBJECT_NAME,
-        description = "Dead letters: list them grouped by reason, redeliver them to their original queue")
 public class DeadLetterOperatorSurface {
 
     public static final String OBJECT_NAME = "io.legacygateway:type=DeadLetters,name=redelivery";
 
-    private static final String QUEUE = "DLQ.<address> or the original address; empty: all";
-    private static final String DRY_RUN = "true: report only, move nothing";
-    private static final TypeReference<Map<String, Object>> MAP = new TypeReference<>() {
-    };
-    private static final TypeReference<List<Map<String, Object>>> LIST = new TypeReference<>() {
-    };
-
     private final DeadLetterRedelivery redelivery;
-    private final ObjectMapper json;
 
-    public DeadLetterOperatorSurface(DeadLetterRedelivery redelivery, ObjectMapper json) {
+    public DeadLetterOperatorSurface(DeadLetterRedelivery redelivery, GatewayMBeans mbeans) {
         this.redelivery = redelivery;
-        this.json = json;
+        mbeans.register(GatewayMBeans.name("DeadLetters", "redelivery"), new Jmx(redelivery));
     }
 
     @GetMapping
@@ -101,67 +91,78 @@ public class DeadLetterOperatorSurface {
                 + "reached: " + e.getMessage()));
     }
 
-    @ManagedOperation(description = "The dead-letter queues with their depths")
-    public List<Map<String, Object>> queues() {
-        return json.convertValue(call(redelivery::queues), LIST);
-    }
+    /** The dead letters in JMX: the operations of the HTTP API, with the filter as one text. */
+    @ManagedResource(description = "Dead letters: list them grouped by reason, redeliver them to their original queue")
+    public record Jmx(DeadLetterRedelivery redelivery) {
 
-    @ManagedOperation(description = "Dead letters grouped by queue, reason class, reason and event type: count, "
-            + "applied (already in the consumer's inbox), oldest, newest")
-    public List<Map<String, Object>> groups() {
-        return json.convertValue(call(() -> redelivery.overview().groups()), LIST);
-    }
+        private static final String QUEUE = "DLQ.<address> or the original address; empty: all";
+        private static final String DRY_RUN = "true: report only, move nothing";
 
-    @ManagedOperation(description = "One page of the dead letters a filter selects, with their inbox status")
-    @ManagedOperationParameters({
-            @ManagedOperationParameter(name = "queue", description = QUEUE),
-            @ManagedOperationParameter(name = "filter", description = "key=value&...: type, subject, reasonClass, "
-                    + "reason, consumer, from, to, ids"),
-            @ManagedOperationParameter(name = "offset", description = "first message, from 0"),
-            @ManagedOperationParameter(name = "limit", description = "messages per page, 1-1000")})
-    public Map<String, Object> messages(String queue, String filter, int offset, int limit) {
-        return json.convertValue(call(() -> redelivery.messages(filter(queue, filter), offset, limit, false)), MAP);
-    }
-
-    @ManagedOperation(description = "Redeliver dead letters to their original queue (inbox policy SKIP_APPLIED, "
-            + "default rate, replay horizon enforced); dryRun=true only reports what would move")
-    @ManagedOperationParameters({
-            @ManagedOperationParameter(name = "queue", description = QUEUE),
-            @ManagedOperationParameter(name = "filter", description = "key=value&...: type, subject, reasonClass, "
-                    + "reason, consumer, from, to, ids; empty: every dead letter of the queue"),
-            @ManagedOperationParameter(name = "dryRun", description = DRY_RUN)})
-    public Map<String, Object> redeliver(String queue, String filter, boolean dryRun) {
-        return json.convertValue(call(() -> redelivery.redeliver(new RedeliveryRequest(filter(queue, filter), dryRun,
-                null, InboxPolicy.SKIP_APPLIED, false, false))), MAP);
-    }
-
-    @ManagedOperation(description = "Redeliver dead letters with every option of POST /api/dead-letters/redeliver")
-    @ManagedOperationParameters({
-            @ManagedOperationParameter(name = "queue", description = QUEUE),
-            @ManagedOperationParameter(name = "filter", description = "key=value&...; empty: no condition"),
-            @ManagedOperationParameter(name = "ids", description = "comma-separated message or event ids; empty: any"),
-            @ManagedOperationParameter(name = "dryRun", description = DRY_RUN),
-            @ManagedOperationParameter(name = "ratePerSecond", description = "messages per second; 0: the default"),
-            @ManagedOperationParameter(name = "inboxPolicy", description = "SKIP_APPLIED, REDELIVER_ALL or "
-                    + "RELEASE_INBOX_AND_REDELIVER; empty: SKIP_APPLIED"),
-            @ManagedOperationParameter(name = "force", description = "also dead letters older than the replay horizon"),
-            @ManagedOperationParameter(name = "discardApplied", description = "SKIP_APPLIED: remove applied ones "
-                    + "from the dead-letter queue")})
-    public Map<String, Object> redeliverWithOptions(String queue, String filter, String ids, boolean dryRun,
-                                                    int ratePerSecond, String inboxPolicy, boolean force,
-                                                    boolean discardApplied) {
-        DeadLetterFilter f = filter(queue, filter);
-        if (ids != null && !ids.isBlank()) {
-            f = f.withIds(DeadLetterFilter.parse(Map.of("ids", ids)).ids());
+        @ManagedOperation(description = "The dead-letter queues with their depths")
+        public List<Map<String, Object>> queues() {
+            return GatewayMBeans.asList(call(redelivery::queues));
         }
-        RedeliveryRequest request = new RedeliveryRequest(f, dryRun, ratePerSecond <= 0 ? null : ratePerSecond,
-                RedeliveryRequest.policy(inboxPolicy), force, discardApplied);
-        return json.convertValue(call(() -> redelivery.redeliver(request)), MAP);
-    }
 
-    private static DeadLetterFilter filter(String queue, String filter) {
-        DeadLetterFilter f = DeadLetterFilter.parse(filter);
-        return queue == null || queue.isBlank() ? f : f.withQueue(queue.strip());
+        @ManagedOperation(description = "Dead letters grouped by queue, reason class, reason and event type: count, "
+                + "applied (already in the consumer's inbox), oldest, newest")
+        public List<Map<String, Object>> groups() {
+            return GatewayMBeans.asList(call(() -> redelivery.overview().groups()));
+        }
+
+        @ManagedOperation(description = "One page of the dead letters a filter selects, with their inbox status")
+        @ManagedOperationParameters({
+                @ManagedOperationParameter(name = "queue", description = QUEUE),
+                @ManagedOperationParameter(name = "filter", description = DeadLetterFilter.TEXT_FORM),
+                @ManagedOperationParameter(name = "offset", description = "first message, from 0"),
+                @ManagedOperationParameter(name = "limit", description = "messages per page, 1-1000")})
+        public Map<String, Object> messages(String queue, String filter, int offset, int limit) {
+            return GatewayMBeans.asMap(call(() -> redelivery.messages(filter(queue, filter), offset, limit, false)));
+        }
+
+        @ManagedOperation(description = "Redeliver dead letters to their original queue (inbox policy SKIP_APPLIED, "
+                + "default rate, replay horizon enforced); dryRun=true only reports what would move")
+        @ManagedOperationParameters({
+                @ManagedOperationParameter(name = "queue", description = QUEUE),
+                @ManagedOperationParameter(name = "filter", description = DeadLetterFilter.TEXT_FORM
+                        + "; empty: every dead letter of the queue"),
+                @ManagedOperationParameter(name = "dryRun", description = DRY_RUN)})
+        public Map<String, Object> redeliver(String queue, String filter, boolean dryRun) {
+            return GatewayMBeans.asMap(call(() -> redelivery.redeliver(new RedeliveryRequest(filter(queue, filter),
+                    dryRun, null, InboxPolicy.SKIP_APPLIED, false, false))));
+        }
+
+        @ManagedOperation(description = "Redeliver dead letters with every option of POST"
+                + " /api/dead-letters/redeliver")
+        @ManagedOperationParameters({
+                @ManagedOperationParameter(name = "queue", description = QUEUE),
+                @ManagedOperationParameter(name = "filter", description = "key=value&...; empty: no condition"),
+                @ManagedOperationParameter(name = "ids", description = "comma-separated message or event ids;"
+                        + " empty: any"),
+                @ManagedOperationParameter(name = "dryRun", description = DRY_RUN),
+                @ManagedOperationParameter(name = "ratePerSecond", description = "messages per second;"
+                        + " 0: the default"),
+                @ManagedOperationParameter(name = "inboxPolicy", description = "SKIP_APPLIED, REDELIVER_ALL or "
+                        + "RELEASE_INBOX_AND_REDELIVER; empty: SKIP_APPLIED"),
+                @ManagedOperationParameter(name = "force", description = "also dead letters older than the replay"
+                        + " horizon"),
+                @ManagedOperationParameter(name = "discardApplied", description = "SKIP_APPLIED: remove applied ones "
+                        + "from the dead-letter queue")})
+        public Map<String, Object> redeliverWithOptions(String queue, String filter, String ids, boolean dryRun,
+                                                        int ratePerSecond, String inboxPolicy, boolean force,
+                                                        boolean discardApplied) {
+            DeadLetterFilter f = filter(queue, filter);
+            if (ids != null && !ids.isBlank()) {
+                f = f.withIds(DeadLetterFilter.parse(Map.of(DeadLetterFilter.IDS, ids)).ids());
+            }
+            RedeliveryRequest request = new RedeliveryRequest(f, dryRun, ratePerSecond <= 0 ? null : ratePerSecond,
+                    RedeliveryRequest.policy(inboxPolicy), force, discardApplied);
+            return GatewayMBeans.asMap(call(() -> redelivery.redeliver(request)));
+        }
+
+        private static DeadLetterFilter filter(String queue, String filter) {
+            DeadLetterFilter f = DeadLetterFilter.parse(filter);
+            return queue == null || queue.isBlank() ? f : f.withQueue(queue.strip());
+        }
     }
 
     private static int integer(String value, String name, int fallback) {

@@ -3,6 +3,7 @@ package io.legacygateway.deadletter;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.legacygateway.command.FilterOptions;
 import io.legacygateway.command.GatewayApiClient;
 import io.legacygateway.command.GatewayApiOptions;
 import io.legacygateway.command.GatewayCommand;
@@ -11,8 +12,10 @@ import java.util.Map;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
 
 /**
  * {@code java -jar gateway-app.jar dlq list|show|redeliver ...}: dead letters from the command line, through a running
@@ -184,40 +187,49 @@ public class DeadLettersCommand {
         boolean execute;
     }
 
-    /** Which dead letters: the filter {@code show} and {@code redeliver} share, as the API's parameters. */
+    /**
+     * Which dead letters: the options of {@link DeadLetterFilter}, which {@code show} and {@code redeliver} share, read
+     * by the filter's own factory.
+     */
     static final class Selection {
 
-        @Option(names = "--queue", paramLabel = "QUEUE", description = "on this dead-letter queue (DLQ.x or x)")
+        @Spec(Spec.Target.MIXEE)
+        CommandSpec command;
+
+        @Option(names = "--queue", paramLabel = "QUEUE", description = DeadLetterFilter.QUEUE_TEXT)
         String queue;
 
-        @Option(names = "--type", paramLabel = "TYPE", description = "of this event type")
+        @Option(names = "--type", paramLabel = "TYPE", description = DeadLetterFilter.TYPE_TEXT)
         String type;
 
-        @Option(names = "--subject", paramLabel = "SUBJECT", description = "of this subject")
+        @Option(names = "--subject", paramLabel = "SUBJECT", description = DeadLetterFilter.SUBJECT_TEXT)
         String subject;
 
-        @Option(names = "--reason-class", paramLabel = "CLASS", description = "dead-lettered for this class of"
-                + " reason (BUSINESS_RULE, ..., BROKER)")
+        @Option(names = "--reason-class", paramLabel = "CLASS", description = DeadLetterFilter.REASON_CLASS_TEXT)
         String reasonClass;
 
-        @Option(names = "--reason", paramLabel = "TEXT", description = "whose reason contains this text")
+        @Option(names = "--reason", paramLabel = "TEXT", description = DeadLetterFilter.REASON_TEXT)
         String reason;
 
-        @Option(names = "--consumer", paramLabel = "CONSUMER", description = "dead-lettered by this inbox consumer")
+        @Option(names = "--consumer", paramLabel = "CONSUMER", description = DeadLetterFilter.CONSUMER_TEXT)
         String consumer;
 
-        @Option(names = "--from", paramLabel = "ISO", description = "dead-lettered at or after this instant")
+        @Option(names = "--from", paramLabel = "ISO", description = DeadLetterFilter.FROM_TEXT)
         String from;
 
-        @Option(names = "--to", paramLabel = "ISO", description = "dead-lettered before this instant")
+        @Option(names = "--to", paramLabel = "ISO", description = DeadLetterFilter.TO_TEXT)
         String to;
 
-        @Option(names = "--ids", paramLabel = "ID,...", description = "these JMS message ids or event ids")
+        @Option(names = "--ids", paramLabel = "ID,...", description = DeadLetterFilter.IDS_TEXT)
         String ids;
 
+        /** The filter's conditions as the API's parameters; a value the filter refuses is bad usage. */
         Map<String, String> filter() {
-            return GatewayApiClient.parameters("queue", queue, "type", type, "subject", subject, "reasonClass",
-                    reasonClass, "reason", reason, "consumer", consumer, "from", from, "to", to, "ids", ids);
+            return FilterOptions.read(command, DeadLetterFilter::parse, GatewayApiClient.parameters(
+                    DeadLetterFilter.QUEUE, queue, DeadLetterFilter.TYPE, type, DeadLetterFilter.SUBJECT, subject,
+                    DeadLetterFilter.REASON_CLASS, reasonClass, DeadLetterFilter.REASON, reason,
+                    DeadLetterFilter.CONSUMER, consumer, DeadLetterFilter.FROM, from, DeadLetterFilter.TO, to,
+                    DeadLetterFilter.IDS, ids)).parameters();
         }
     }
 }

@@ -1,11 +1,10 @@
 package io.legacygateway.ops;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.legacygateway.inbox.InboxConsumer;
 import io.legacygateway.inbox.InboxConsumerFactory;
 import io.legacygateway.operator.GatewayMBeans;
 import java.util.Arrays;
+import java.util.List;
 import java.util.TreeSet;
 import javax.management.ObjectName;
 import org.springframework.jmx.export.annotation.ManagedAttribute;
@@ -19,8 +18,6 @@ import org.springframework.jmx.export.annotation.ManagedResource;
  * {@code io.legacygateway:type=Consumer,name=<consumer>}, registered as consumers are created ({@link GatewayMBeans}).
  */
 public class ConsumerMBeans {
-
-    private static final ObjectMapper JSON = new ObjectMapper();
 
     public ConsumerMBeans(InboxConsumerFactory consumers, GatewayMBeans mbeans) {
         consumers.onCreate(c -> mbeans.register(name(c.name()), new Jmx(c)));
@@ -71,23 +68,19 @@ public class ConsumerMBeans {
         }
 
         @ManagedAttribute(description = "Event types and versions it applies (parameter accept)")
-        public String getAcceptedTypes() {
-            return String.valueOf(new TreeSet<>(consumer.settings().accept().types()));
+        public List<String> getAcceptedTypes() {
+            return List.copyOf(new TreeSet<>(consumer.settings().accept().types()));
         }
 
-        /** The given event ids (comma-separated) this consumer has applied, as a JSON array. */
+        /** The given event ids (comma-separated) this consumer has applied, sorted. */
         @ManagedOperation(description = "Which of these messages this consumer has applied (a redelivery of them"
-                + " would be skipped as a duplicate), as a JSON array")
+                + " would be skipped as a duplicate), sorted")
         @ManagedOperationParameters({
                 @ManagedOperationParameter(name = "messageIds", description = "event ids, comma-separated")})
-        public String applied(String messageIds) {
+        public List<String> applied(String messageIds) {
             var ids = Arrays.stream(messageIds == null ? new String[0] : messageIds.split(","))
                     .map(String::strip).filter(s -> !s.isEmpty()).toList();
-            try {
-                return JSON.writeValueAsString(new TreeSet<>(consumer.inboxStore().applied(consumer.name(), ids)));
-            } catch (JsonProcessingException e) {
-                throw new IllegalStateException(e);
-            }
+            return List.copyOf(new TreeSet<>(consumer.inboxStore().applied(consumer.name(), ids)));
         }
     }
 }

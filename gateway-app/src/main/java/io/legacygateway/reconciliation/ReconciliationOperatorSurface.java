@@ -1,6 +1,8 @@
 package io.legacygateway.reconciliation;
 
+import io.legacygateway.command.GatewayApiClient;
 import io.legacygateway.operator.GatewayMBeans;
+import java.util.Map;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.jmx.export.annotation.ManagedOperation;
@@ -19,8 +21,9 @@ import org.springframework.web.bind.annotation.RestController;
  * <pre>
  * GET /api/reconciliation?relay=orders&amp;all=false&amp;intentId=evt-1&amp;format=json|text
  * </pre>
- * {@code all=true} also lists intents decided DOMAIN_AND_INTENT_COMMITTED (they are always counted). In JMX the
- * report is {@link Jmx}, {@value #NAME}, for Hawtio's operations tab (Jolokia).
+ * {@code all=true} also lists intents decided DOMAIN_AND_INTENT_COMMITTED (they are always counted); the query is read
+ * by {@link ReconciliationQuery#from}. In JMX the report is {@link Jmx}, {@value #NAME}, for Hawtio's operations tab
+ * (Jolokia).
  */
 @RestController
 @RequestMapping("/api/reconciliation")
@@ -36,11 +39,9 @@ public class ReconciliationOperatorSurface {
     }
 
     @GetMapping
-    public ResponseEntity<?> report(@RequestParam(required = false) String relay,
-                                    @RequestParam(defaultValue = "false") boolean all,
-                                    @RequestParam(required = false) String intentId,
+    public ResponseEntity<?> report(@RequestParam Map<String, String> query,
                                     @RequestParam(defaultValue = "json") String format) {
-        Reconciliation.Report report = reconciliation.report(relay, all, intentId);
+        Reconciliation.Report report = select(reconciliation, ReconciliationQuery.from(query));
         return switch (format) {
             case "json" -> ResponseEntity.ok(report);
             case "text" -> ResponseEntity.ok().contentType(MediaType.TEXT_PLAIN).body(report.render());
@@ -48,7 +49,11 @@ public class ReconciliationOperatorSurface {
         };
     }
 
-    /** The report in JMX, as text. */
+    private static Reconciliation.Report select(Reconciliation reconciliation, ReconciliationQuery query) {
+        return reconciliation.report(query.relay(), query.all(), query.intentId());
+    }
+
+    /** The report in JMX, as text: a report for a reader. */
     @ManagedResource(description = "The reconciliation report: intents whose publication needs attention")
     public record Jmx(Reconciliation reconciliation) {
 
@@ -59,11 +64,13 @@ public class ReconciliationOperatorSurface {
 
         @ManagedOperation(description = "The report of one relay or of all, as text")
         @ManagedOperationParameters({
-                @ManagedOperationParameter(name = "relay", description = "relay name; empty: every relay"),
-                @ManagedOperationParameter(name = "all", description = "also list intents decided"
-                        + " DOMAIN_AND_INTENT_COMMITTED")})
+                @ManagedOperationParameter(name = ReconciliationQuery.RELAY,
+                        description = ReconciliationQuery.RELAY_TEXT),
+                @ManagedOperationParameter(name = ReconciliationQuery.ALL,
+                        description = ReconciliationQuery.ALL_TEXT)})
         public String reportFor(String relay, boolean all) {
-            return reconciliation.report(relay == null || relay.isBlank() ? null : relay, all, null).render();
+            return select(reconciliation, ReconciliationQuery.from(GatewayApiClient.parameters(
+                    ReconciliationQuery.RELAY, relay, ReconciliationQuery.ALL, String.valueOf(all)))).render();
         }
     }
 }

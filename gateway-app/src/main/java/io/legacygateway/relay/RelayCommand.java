@@ -1,17 +1,21 @@
 package io.legacygateway.relay;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.legacygateway.command.FilterOptions;
 import io.legacygateway.command.GatewayApiClient;
 import io.legacygateway.command.GatewayApiOptions;
 import io.legacygateway.command.GatewayCommand;
+import io.legacygateway.relay.RelayOperations.Filter;
 import java.io.PrintStream;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
 
 /**
  * {@code java -jar gateway-app.jar relay list|failed|retry|explain ...}: the relays and their FAILED rows through the
@@ -101,27 +105,35 @@ public class RelayCommand {
         }
     }
 
-    /** Which FAILED rows: the filter {@code failed} and {@code retry} share, as the API's parameters. */
+    /**
+     * Which FAILED rows: the options of {@link RelayOperations.Filter}, which {@code failed} and {@code retry} share,
+     * read by the filter's own factory.
+     */
     static final class FailedRows {
 
-        @Option(names = "--event-type", paramLabel = "T", description = "of exactly this event type")
+        @Spec(Spec.Target.MIXEE)
+        CommandSpec command;
+
+        @Option(names = "--event-type", paramLabel = "T", description = Filter.EVENT_TYPE_TEXT)
         String eventType;
 
-        @Option(names = "--aggregate-id", paramLabel = "A", description = "of exactly this aggregate id")
+        @Option(names = "--aggregate-id", paramLabel = "A", description = Filter.AGGREGATE_ID_TEXT)
         String aggregateId;
 
-        @Option(names = "--from", paramLabel = "ISO", description = "whose event time (occurred-at, else created-at) is this instant or later")
+        @Option(names = "--from", paramLabel = "ISO", description = Filter.FROM_TEXT)
         String from;
 
-        @Option(names = "--to", paramLabel = "ISO", description = "whose event time is before this instant")
+        @Option(names = "--to", paramLabel = "ISO", description = Filter.TO_TEXT)
         String to;
 
-        @Option(names = "--reason", paramLabel = "TEXT", description = "whose last error contains this text (any case)")
+        @Option(names = "--reason", paramLabel = "TEXT", description = Filter.REASON_TEXT)
         String reason;
 
+        /** The filter's criteria as the API's parameters; a value the filter refuses is bad usage. */
         Map<String, String> parameters() {
-            return GatewayApiClient.parameters("eventType", eventType, "aggregateId", aggregateId, "from", from,
-                    "to", to, "reason", reason);
+            return FilterOptions.read(command, Filter::from, GatewayApiClient.parameters(Filter.EVENT_TYPE, eventType,
+                    Filter.AGGREGATE_ID, aggregateId, Filter.FROM, from, Filter.TO, to, Filter.REASON, reason))
+                    .parameters();
         }
     }
 

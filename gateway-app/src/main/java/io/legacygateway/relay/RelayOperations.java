@@ -7,6 +7,7 @@ import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import io.legacygateway.adapters.outbox.Backlog;
 import io.legacygateway.adapters.outbox.FailedRow;
 import io.legacygateway.adapters.outbox.mapping.OutboxRow;
+import io.legacygateway.command.GatewayApiClient;
 import io.legacygateway.config.DurationText;
 import io.legacygateway.operator.ApiErrors;
 import io.legacygateway.operator.OperationAudit;
@@ -66,12 +67,49 @@ public class RelayOperations {
      * Which FAILED rows: every given criterion must match. {@code eventType} and {@code aggregateId} exactly,
      * {@code from} (inclusive) and {@code to} (exclusive) on the event's time (occurred-at, else created-at),
      * {@code reason} as a case-insensitive part of the last error.
+     *
+     * <p>The one place that knows the filter's fields: the REST query and a retry's body, the options of
+     * {@code relay failed|retry} ({@link RelayCommand.FailedRows}) and the JMX arguments are all read by
+     * {@link #from(Map)}, under the keys of {@link #KEYS}, with the descriptions below.
      */
     public record Filter(String eventType, String aggregateId, Instant from, Instant to, String reason) {
 
+        public static final String EVENT_TYPE = "eventType";
+        public static final String AGGREGATE_ID = "aggregateId";
+        public static final String FROM = "from";
+        public static final String TO = "to";
+        public static final String REASON = "reason";
+        /** The filter's keys, in the order of its fields. */
+        public static final List<String> KEYS = List.of(EVENT_TYPE, AGGREGATE_ID, FROM, TO, REASON);
+
+        static final String EVENT_TYPE_TEXT = "of exactly this event type";
+        static final String AGGREGATE_ID_TEXT = "of exactly this aggregate id";
+        static final String FROM_TEXT = "whose event time (occurred-at, else created-at) is this ISO-8601 instant or"
+                + " later";
+        static final String TO_TEXT = "whose event time is before this ISO-8601 instant";
+        static final String REASON_TEXT = "whose last error contains this text (any case)";
+
+        /**
+         * Reads the filter from text values under {@link #KEYS}; blank values are no condition, other keys are left
+         * to the caller (a listing's {@code limit}).
+         *
+         * @throws IllegalArgumentException naming the key and value that is not valid
+         */
+        public static Filter from(Map<String, String> values) {
+            return new Filter(text(values.get(EVENT_TYPE)), text(values.get(AGGREGATE_ID)),
+                    instant(FROM, values.get(FROM)), instant(TO, values.get(TO)), text(values.get(REASON)));
+        }
+
+        /** {@link #from(Map)} of the values given in the order of {@link #KEYS} (JMX arguments, a retry's body). */
         public static Filter parse(String eventType, String aggregateId, String from, String to, String reason) {
-            return new Filter(blankToNull(eventType), blankToNull(aggregateId), instant("from", from),
-                    instant("to", to), blankToNull(reason));
+            return from(GatewayApiClient.parameters(EVENT_TYPE, eventType, AGGREGATE_ID, aggregateId, FROM, from, TO,
+                    to, REASON, reason));
+        }
+
+        /** The criteria that are set, under {@link #KEYS}, as {@link #from(Map)} reads them. */
+        public Map<String, String> parameters() {
+            return GatewayApiClient.parameters(EVENT_TYPE, eventType, AGGREGATE_ID, aggregateId, FROM,
+                    Objects.toString(from, null), TO, Objects.toString(to, null), REASON, reason);
         }
 
         boolean empty() {
@@ -88,6 +126,22 @@ public class RelayOperations {
                     && (reason == null || (failed.reason() != null && failed.reason().toLowerCase(Locale.ROOT)
                             .contains(reason.toLowerCase(Locale.ROOT))));
         }
+
+        private static String text(String s) {
+            return s == null || s.isBlank() ? null : s.strip();
+        }
+
+        private static Instant instant(String name, String value) {
+            if (value == null || value.isBlank()) {
+                return null;
+            }
+            try {
+                return Instant.parse(value.strip());
+            } catch (DateTimeException e) {
+                throw new IllegalArgumentException(name + ": '" + value + "' is not an ISO-8601 instant such as"
+                        + " 2026-11-29T10:00:00Z");
+            }
+        }
     }
 
     /**
@@ -99,6 +153,11 @@ public class RelayOperations {
 
         boolean dry() {
             return Boolean.TRUE.equals(dryRun);
+        }
+
+        /** The filter of the request's filter fields. */
+        Filter filter() {
+            return Filter.parse(eventType, aggregateId, from, to, reason);
         }
     }
 
@@ -143,8 +202,7 @@ public class RelayOperations {
         OutboxRelay relay = relay(relayName);
         Objects.requireNonNull(request, "a request body is required");
         boolean byIds = request.ids() != null && !request.ids().isEmpty();
-        Filter filter = Filter.parse(request.eventType(), request.aggregateId(), request.from(), request.to(),
-                request.reason());
+        Filter filter = request.filter();
         if (byIds && !filter.empty()) {
             throw new IllegalArgumentException("give either ids or a filter (eventType, aggregateId, from, to, reason),"
                     + " not both");
@@ -153,7 +211,7 @@ public class RelayOperations {
             throw new IllegalArgumentException("give ids, a filter (eventType, aggregateId, from, to, reason), or"
                     + " all: true");
         }
-        String selection = selection(request);
+        String selection = selection(request, filter);
         RetryResult result = relay.transaction().execute(tx -> {
             List<FailedRow> rows;
             List<String> notFound = List.of();
@@ -190,49 +248,23 @@ public class RelayOperations {
                 r.occurredAt() != null ? r.occurredAt() : r.createdAt(), f.attempts(), f.reason(), f.failedAt());
     }
 
-    private String selection(RetryRequest request) {
+    private String selection(RetryRequest request, Filter filter) {
         Map<String, Object> s = new LinkedHashMap<>();
         if (request.ids() != null && !request.ids().isEmpty()) {
             s.put("ids", new ArrayList<>(request.ids()));
         }
-        putIfSet(s, "eventType", request.eventType());
-        putIfSet(s, "aggregateId", request.aggregateId());
-        putIfSet(s, "from", request.from());
-        putIfSet(s, "to", request.to());
-        putIfSet(s, "reason", request.reason());
+        s.putAll(filter.parameters());
         if (Boolean.TRUE.equals(request.all())) {
             s.put("all", true);
         }
         return write(s);
     }
 
-    private static void putIfSet(Map<String, Object> map, String key, String value) {
-        if (value != null && !value.isBlank()) {
-            map.put(key, value);
-        }
-    }
-
-    String write(Object value) {
+    private String write(Object value) {
         try {
             return json.writeValueAsString(value);
         } catch (JsonProcessingException e) {
             throw new IllegalStateException(e);
-        }
-    }
-
-    private static String blankToNull(String s) {
-        return s == null || s.isBlank() ? null : s.strip();
-    }
-
-    private static Instant instant(String name, String value) {
-        if (value == null || value.isBlank()) {
-            return null;
-        }
-        try {
-            return Instant.parse(value.strip());
-        } catch (DateTimeException e) {
-            throw new IllegalArgumentException(name + ": '" + value + "' is not an ISO-8601 instant such as"
-                    + " 2026-11-29T10:00:00Z");
         }
     }
 }

@@ -2,8 +2,10 @@ package io.legacygateway.relay;
 
 import io.legacygateway.adapters.outbox.Backlog;
 import io.legacygateway.operator.GatewayMBeans;
+import io.legacygateway.relay.RelayOperations.Filter;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import javax.management.ObjectName;
 import org.springframework.jmx.export.annotation.ManagedAttribute;
 import org.springframework.jmx.export.annotation.ManagedOperation;
@@ -28,8 +30,9 @@ import org.springframework.web.bind.annotation.RestController;
  * POST /api/relays/{relay}/failed/retry   {"ids": ["42"]}  or  {"eventType": "OrderPaid", "dryRun": true}
  * </pre>
  * JMX: one {@link Jmx} per relay, {@code io.legacygateway:type=Relay,name=<relay>} (Hawtio's JMX tab, Jolokia),
- * registered as relays are created. Its operations return JSON, as the HTTP API does; retries are audited with the JMX
- * caller (the Jolokia login) as actor.
+ * registered as relays are created. Its operations return the HTTP API's answers as maps and lists (JSON in Jolokia);
+ * retries are audited with the JMX caller (the Jolokia login) as actor. Every way in reads the filter through
+ * {@link Filter#from}.
  */
 @RestController
 @RequestMapping("/api/relays")
@@ -55,13 +58,9 @@ public class RelayOperatorSurface {
 
     @GetMapping("/{relay}/failed")
     public List<RelayOperations.FailedRowView> failed(@PathVariable String relay,
-                                                      @RequestParam(required = false) String eventType,
-                                                      @RequestParam(required = false) String aggregateId,
-                                                      @RequestParam(required = false) String from,
-                                                      @RequestParam(required = false) String to,
-                                                      @RequestParam(required = false) String reason,
+                                                      @RequestParam Map<String, String> filter,
                                                       @RequestParam(defaultValue = "100") int limit) {
-        return operations.failed(relay, RelayOperations.Filter.parse(eventType, aggregateId, from, to, reason), limit);
+        return operations.failed(relay, Filter.from(filter), limit);
     }
 
     @PostMapping("/{relay}/failed/retry")
@@ -73,11 +72,12 @@ public class RelayOperatorSurface {
     /** One relay in JMX: its settings, its last backlog sample, its FAILED rows. */
     @ManagedResource(description = "One outbox relay: its settings, its last backlog sample, its FAILED rows")
     public static final class Jmx {
-        private static final String EVENT_TYPE = "event type, exact; empty: any";
-        private static final String AGGREGATE_ID = "aggregate id, exact; empty: any";
-        private static final String FROM = "ISO-8601 instant, inclusive, on the event time; empty: no lower bound";
-        private static final String TO = "ISO-8601 instant, exclusive; empty: no upper bound";
-        private static final String REASON = "text the failure reason contains; empty: any";
+        private static final String ANY = "; empty: any";
+        private static final String EVENT_TYPE = "rows " + Filter.EVENT_TYPE_TEXT + ANY;
+        private static final String AGGREGATE_ID = "rows " + Filter.AGGREGATE_ID_TEXT + ANY;
+        private static final String FROM = "rows " + Filter.FROM_TEXT + "; empty: no lower bound";
+        private static final String TO = "rows " + Filter.TO_TEXT + "; empty: no upper bound";
+        private static final String REASON = "rows " + Filter.REASON_TEXT + ANY;
         private static final String DRY_RUN = "true: report only, change nothing";
 
         private final OutboxRelay relay;
@@ -121,49 +121,48 @@ public class RelayOperatorSurface {
             return b == null ? -1 : b.failed();
         }
 
-        @ManagedOperation(description = "FAILED rows matching a filter, in outbox order, as JSON (empty arguments"
-                + " match everything)")
+        @ManagedOperation(description = "FAILED rows matching a filter, in outbox order (empty arguments match"
+                + " everything)")
         @ManagedOperationParameters({
-                @ManagedOperationParameter(name = "eventType", description = EVENT_TYPE),
-                @ManagedOperationParameter(name = "aggregateId", description = AGGREGATE_ID),
-                @ManagedOperationParameter(name = "from", description = FROM),
-                @ManagedOperationParameter(name = "to", description = TO),
-                @ManagedOperationParameter(name = "reason", description = REASON),
+                @ManagedOperationParameter(name = Filter.EVENT_TYPE, description = EVENT_TYPE),
+                @ManagedOperationParameter(name = Filter.AGGREGATE_ID, description = AGGREGATE_ID),
+                @ManagedOperationParameter(name = Filter.FROM, description = FROM),
+                @ManagedOperationParameter(name = Filter.TO, description = TO),
+                @ManagedOperationParameter(name = Filter.REASON, description = REASON),
                 @ManagedOperationParameter(name = "limit", description = "rows at most")})
-        public String listFailed(String eventType, String aggregateId, String from, String to, String reason,
-                                 int limit) {
-            return operations.write(operations.failed(relay.name(),
-                    RelayOperations.Filter.parse(eventType, aggregateId, from, to, reason), limit <= 0 ? 100 : limit));
+        public List<Map<String, Object>> listFailed(String eventType, String aggregateId, String from, String to,
+                                                    String reason, int limit) {
+            return GatewayMBeans.asList(operations.failed(relay.name(),
+                    Filter.parse(eventType, aggregateId, from, to, reason), limit <= 0 ? 100 : limit));
         }
 
-        @ManagedOperation(description = "Retry FAILED rows by key (audited, the JMX login as actor); JSON result")
+        @ManagedOperation(description = "Retry FAILED rows by key (audited, the JMX login as actor)")
         @ManagedOperationParameters({
                 @ManagedOperationParameter(name = "ids", description = "row keys, comma-separated, as listFailed"
                         + " lists them"),
                 @ManagedOperationParameter(name = "dryRun", description = DRY_RUN)})
-        public String retryFailed(String ids, boolean dryRun) {
+        public Map<String, Object> retryFailed(String ids, boolean dryRun) {
             List<String> keys = ids == null ? List.of() : Arrays.stream(ids.split(",")).map(String::strip)
                     .filter(s -> !s.isEmpty()).toList();
             if (keys.isEmpty()) {
                 throw new IllegalArgumentException("ids: give the keys of the FAILED rows, comma-separated");
             }
-            return operations.write(operations.retry(relay.name(), new RelayOperations.RetryRequest(keys, null, null,
-                    null, null, null, null, dryRun)));
+            return GatewayMBeans.asMap(operations.retry(relay.name(),
+                    new RelayOperations.RetryRequest(keys, null, null, null, null, null, null, dryRun)));
         }
 
-        @ManagedOperation(description = "Retry the FAILED rows matching a filter, at least one criterion (audited);"
-                + " JSON result")
+        @ManagedOperation(description = "Retry the FAILED rows matching a filter, at least one criterion (audited)")
         @ManagedOperationParameters({
-                @ManagedOperationParameter(name = "eventType", description = EVENT_TYPE),
-                @ManagedOperationParameter(name = "aggregateId", description = AGGREGATE_ID),
-                @ManagedOperationParameter(name = "from", description = FROM),
-                @ManagedOperationParameter(name = "to", description = TO),
-                @ManagedOperationParameter(name = "reason", description = REASON),
+                @ManagedOperationParameter(name = Filter.EVENT_TYPE, description = EVENT_TYPE),
+                @ManagedOperationParameter(name = Filter.AGGREGATE_ID, description = AGGREGATE_ID),
+                @ManagedOperationParameter(name = Filter.FROM, description = FROM),
+                @ManagedOperationParameter(name = Filter.TO, description = TO),
+                @ManagedOperationParameter(name = Filter.REASON, description = REASON),
                 @ManagedOperationParameter(name = "dryRun", description = DRY_RUN)})
-        public String retryFailedMatching(String eventType, String aggregateId, String from, String to,
-                                          String reason, boolean dryRun) {
-            return operations.write(operations.retry(relay.name(), new RelayOperations.RetryRequest(null, eventType,
-                    aggregateId, from, to, reason, null, dryRun)));
+        public Map<String, Object> retryFailedMatching(String eventType, String aggregateId, String from, String to,
+                                                       String reason, boolean dryRun) {
+            return GatewayMBeans.asMap(operations.retry(relay.name(),
+                    new RelayOperations.RetryRequest(null, eventType, aggregateId, from, to, reason, null, dryRun)));
         }
     }
 }
