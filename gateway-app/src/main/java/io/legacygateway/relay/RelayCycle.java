@@ -39,7 +39,7 @@ final class RelayCycle {
     /** Whether the claim held rows back for {@code maxBatchBytes}: the drain goes on with them at once. */
     boolean overBudget;
     /** The broker's answer to the batch, from {@code publish} for {@code mark}; {@code null} before. */
-    PublishResult published;
+    PublishResult publishResult;
     /** The cycle id under which this cycle's attempts are in the attempt log; {@code null} while they are not. */
     String logged;
     /** What the broker answered, written to the attempt log with the mark state once the transaction ended. */

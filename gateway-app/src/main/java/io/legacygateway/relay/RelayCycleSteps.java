@@ -157,7 +157,7 @@ final class RelayCycleSteps {
 
     /**
      * The {@code publish} step: the batch's events in one broker transaction, whose answer it leaves in the cycle
-     * ({@link RelayCycle#published}). The attempts are written while the batch is sent, and committed before the
+     * ({@link RelayCycle#publishResult}). The attempts are written while the batch is sent, and committed before the
      * broker commits any of it: failing there commits nothing on the broker. Then the fence
      * ({@link OutboxSource#proveClaim}), before the batch's commit and before each message's when the batch is sent
      * one at a time: a claim whose session the database ended, or that answered {@code claimLease} or more ago,
@@ -182,7 +182,7 @@ final class RelayCycleSteps {
         // the answer is written with the mark state once the transaction ended (AttemptLog.finished); the duplicate
         // check reads the log and, when it cannot, counts nothing unexplained rather than failing the cycle
         evidence.answered(c, write, result, duplicateIds.unexplained(write.cycle(), result));
-        c.published = result;
+        c.publishResult = result;
     }
 
     /**
@@ -191,7 +191,7 @@ final class RelayCycleSteps {
      */
     void mark(RelayCycle c) {
         c.requireOwnThread("mark");
-        PublishResult result = c.published;
+        PublishResult result = c.publishResult;
         int unconvertible = c.failed.size(); // before the broker's refusals join them
         List<OutboxFailure> failed = c.failed;
         for (PublishResult.Refusal r : result.refused()) {
