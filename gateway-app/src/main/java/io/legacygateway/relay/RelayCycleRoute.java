@@ -210,23 +210,23 @@ public final class RelayCycleRoute {
 
         /** The split's per-event processors, one per configured step; returns the route after the split. */
         private ProcessorDefinition<?> eachEvent(ProcessorDefinition<?> each, EventsOfACycle events,
-                                                 RelaySteps steps) {
+                                                 RelaySteps configured) {
             ProcessorDefinition<?> event = each.process(x -> {
                 RelayedRow r = x.getMessage().getBody(RelayedRow.class);
                 x.setProperty(RowsExpression.ROW, r);
                 events.envelope(r, cycle(x), x);
             }).id("envelope-" + name);
-            if (steps.filter() != null) {
-                event = event.process(x -> steps.filter(row(x), x)).id("filter-" + name);
+            if (configured.filter() != null) {
+                event = event.process(x -> configured.filter(row(x), x)).id("filter-" + name);
             }
-            if (steps.transform() != null) {
-                event = event.process(x -> steps.transform(row(x), x)).id("transform-" + name);
+            if (configured.transform() != null) {
+                event = event.process(x -> configured.transform(row(x), x)).id("transform-" + name);
             }
-            if (steps.route() != null) {
-                event = event.process(x -> steps.route(row(x), x)).id("steps-" + name);
+            if (configured.route() != null) {
+                event = event.process(x -> configured.route(row(x), x)).id("steps-" + name);
             }
-            if (steps.copies()) {
-                event = event.process(x -> steps.copy(row(x), x)).id("versions-" + name);
+            if (configured.copies()) {
+                event = event.process(x -> configured.copy(row(x), x)).id("versions-" + name);
             }
             return event.process(x -> events.settle(row(x), cycle(x), x)).id("event-" + name).end();
         }
