@@ -1,9 +1,10 @@
 package io.legacygateway.relay;
 
 import io.legacygateway.adapters.Failures;
-import io.legacygateway.adapters.outbox.AttemptLog;
-import io.legacygateway.adapters.outbox.AttemptLog.Attempt;
-import io.legacygateway.adapters.outbox.AttemptLog.Observation;
+import io.legacygateway.adapters.outbox.attempts.AttemptLog;
+import io.legacygateway.adapters.outbox.attempts.Attempt;
+import io.legacygateway.adapters.outbox.attempts.BrokerAnswer;
+import io.legacygateway.adapters.outbox.attempts.Observation;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -79,9 +80,9 @@ final class AttemptEvidence implements AutoCloseable {
             c.logged = write.cycle();
         }
         c.brokerAnswer = e instanceof PublishException p && p.outcomeUnknown()
-                ? new AttemptLog.Answer(Map.of(), Observation.OUTCOME_UNKNOWN, "the broker's commit failed without an"
+                ? new BrokerAnswer(Map.of(), Observation.OUTCOME_UNKNOWN, "the broker's commit failed without an"
                         + " answer, it may have stored the batch: " + Failures.describe(e))
-                : new AttemptLog.Answer(Map.of(), Observation.FAILED, Failures.describe(e));
+                : new BrokerAnswer(Map.of(), Observation.FAILED, Failures.describe(e));
     }
 
     /** The broker answered the batch: its answers other than a plain confirmation, by row key. */
@@ -99,7 +100,7 @@ final class AttemptEvidence implements AutoCloseable {
             answers.put(e.row().keyText(), new Attempt(e.row(), Observation.DEFERRED,
                     "an earlier event of its aggregate was refused in this batch"));
         }
-        c.brokerAnswer = new AttemptLog.Answer(answers, Observation.CONFIRMED, result.resentAfterUnknownOutcome()
+        c.brokerAnswer = new BrokerAnswer(answers, Observation.CONFIRMED, result.resentAfterUnknownOutcome()
                 ? "sent again on a new connection after a commit whose outcome was unknown; the broker already held "
                         + result.duplicates().size() + " of its events" : null);
     }
@@ -110,7 +111,7 @@ final class AttemptEvidence implements AutoCloseable {
      */
     void finished(RelayCycle c, boolean committed, List<String> parkedKeys) {
         String logged = c.logged;
-        AttemptLog.Answer answer = c.brokerAnswer;
+        BrokerAnswer answer = c.brokerAnswer;
         record(() -> attempts.finished(logged, answer, committed, parkedKeys), logged);
     }
 

@@ -1,6 +1,6 @@
 package io.legacygateway.relay;
 
-import io.legacygateway.adapters.outbox.AttemptLog;
+import io.legacygateway.adapters.outbox.attempts.AttemptLog;
 import io.legacygateway.adapters.outbox.Backlog;
 import io.legacygateway.adapters.outbox.OutboxSource;
 import io.micrometer.core.instrument.MeterRegistry;

@@ -1,10 +1,11 @@
 package io.legacygateway.relay;
 
-import io.legacygateway.adapters.outbox.AttemptLog;
-import io.legacygateway.adapters.outbox.AttemptLog.Attempt;
-import io.legacygateway.adapters.outbox.AttemptLog.Observation;
+import io.legacygateway.adapters.outbox.attempts.AttemptLog;
+import io.legacygateway.adapters.outbox.attempts.Attempt;
+import io.legacygateway.adapters.outbox.attempts.BrokerAnswer;
+import io.legacygateway.adapters.outbox.attempts.Observation;
 import io.legacygateway.adapters.outbox.OutboxFailure;
-import io.legacygateway.adapters.outbox.OutboxRow;
+import io.legacygateway.adapters.outbox.mapping.OutboxRow;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -43,7 +44,7 @@ final class RelayCycle {
     /** The cycle id under which this cycle's attempts are in the attempt log; {@code null} while they are not. */
     String logged;
     /** What the broker answered, written to the attempt log with the mark state once the transaction ended. */
-    AttemptLog.Answer brokerAnswer = AttemptLog.Answer.NO_ANSWER;
+    BrokerAnswer brokerAnswer = BrokerAnswer.NO_ANSWER;
     CycleOutcome outcome = CycleOutcome.NOTHING_CLAIMED;
 
     RelayCycle(String id, Instant now) {

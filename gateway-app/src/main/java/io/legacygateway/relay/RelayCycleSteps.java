@@ -1,8 +1,8 @@
 package io.legacygateway.relay;
 
-import io.legacygateway.adapters.outbox.MarkMode;
+import io.legacygateway.adapters.outbox.mapping.MarkMode;
 import io.legacygateway.adapters.outbox.OutboxFailure;
-import io.legacygateway.adapters.outbox.OutboxRow;
+import io.legacygateway.adapters.outbox.mapping.OutboxRow;
 import io.legacygateway.adapters.outbox.OutboxSource;
 import io.legacygateway.relay.AttemptEvidence.AttemptWrite;
 import java.time.Clock;
