@@ -18,7 +18,6 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The evidence a relay leaves of its cycles in its {@link AttemptLog} (nothing when the log is off): a cycle's attempts
@@ -29,8 +28,7 @@ import org.slf4j.LoggerFactory;
  */
 final class AttemptEvidence implements AutoCloseable {
 
-    /** The relay's logger: these lines are the relay's. */
-    private static final Logger log = LoggerFactory.getLogger(OutboxRelay.class);
+    private static final Logger log = RelayLog.RELAY;
 
     /**
      * How long after a drain the last cycle's finish waits for the next cycle's insert to carry it before it is
@@ -43,10 +41,6 @@ final class AttemptEvidence implements AutoCloseable {
     private final AttemptLog attempts;
     /** Writes each cycle's attempts while its batch is sent (one write at a time, in cycle order). */
     private final ScheduledExecutorService writer;
-    /** The cycle whose attempts are in the attempt log (cycles of one relay run one at a time). */
-    private String loggedCycle;
-    /** What the broker answered in that cycle, written to the log with the mark state after the transaction. */
-    private BrokerAnswer brokerAnswer = BrokerAnswer.NO_ANSWER;
 
     /** @param attempts the relay's attempt log, {@code null} when {@code attemptLog} is off */
     AttemptEvidence(String relay, AttemptLog attempts) {
@@ -64,10 +58,8 @@ final class AttemptEvidence implements AutoCloseable {
         return attempts;
     }
 
-    /** Starts a cycle's evidence. @return the cycle's id, {@code null} when the log is off */
+    /** @return a new cycle's id in the log, {@code null} when the log is off */
     String newCycle() {
-        loggedCycle = null;
-        brokerAnswer = BrokerAnswer.NO_ANSWER;
         return attempts == null ? null : UUID.randomUUID().toString();
     }
 
@@ -83,19 +75,19 @@ final class AttemptEvidence implements AutoCloseable {
      * The batch was not confirmed: the cycle's attempts, if they committed, read as FAILED with {@code e}, or as
      * OUTCOME_UNKNOWN (may have delivered) when a commit of it failed without the broker's answer.
      */
-    void notConfirmed(AttemptWrite write, RuntimeException e) {
+    void notConfirmed(RelayCycle c, AttemptWrite write, RuntimeException e) {
         if (write.recorded()) {
-            loggedCycle = write.cycle();
+            c.logged = write.cycle();
         }
-        brokerAnswer = e instanceof PublishException p && p.outcomeUnknown()
+        c.brokerAnswer = e instanceof PublishException p && p.outcomeUnknown()
                 ? new BrokerAnswer(Map.of(), Observation.OUTCOME_UNKNOWN, "the broker's commit failed without an"
                         + " answer, it may have stored the batch: " + Failures.describe(e))
                 : new BrokerAnswer(Map.of(), Observation.FAILED, Failures.describe(e));
     }
 
     /** The broker answered the batch: its answers other than a plain confirmation, by row key. */
-    void answered(AttemptWrite write, PublishResult result, List<OutboundEvent> unexplained) {
-        loggedCycle = write.cycle();
+    void answered(RelayCycle c, AttemptWrite write, PublishResult result, List<OutboundEvent> unexplained) {
+        c.logged = write.cycle();
         Map<String, Attempt> answers = new LinkedHashMap<>();
         for (OutboundEvent e : unexplained) {
             answers.put(e.row().keyText(), new Attempt(e.row(), Observation.DUPLICATE,
@@ -108,15 +100,18 @@ final class AttemptEvidence implements AutoCloseable {
             answers.put(e.row().keyText(), new Attempt(e.row(), Observation.DEFERRED,
                     "an earlier event of its aggregate was refused in this batch"));
         }
-        brokerAnswer = new BrokerAnswer(answers, Observation.CONFIRMED, result.resentAfterUnknownOutcome()
+        c.brokerAnswer = new BrokerAnswer(answers, Observation.CONFIRMED, result.resentAfterUnknownOutcome()
                 ? "sent again on a new connection after a commit whose outcome was unknown; the broker already held "
                         + result.duplicates().size() + " of its events" : null);
     }
 
-    /** The cycle's transaction ended ({@code committed} or rolled back): writes the answer with the mark state. */
-    void finished(boolean committed, List<String> parkedKeys) {
-        String logged = loggedCycle;
-        BrokerAnswer answer = brokerAnswer;
+    /**
+     * The cycle's transaction ended ({@code committed} or rolled back): writes its broker answer with the mark state,
+     * when its attempts are in the log.
+     */
+    void finished(RelayCycle c, boolean committed, List<String> parkedKeys) {
+        String logged = c.logged;
+        BrokerAnswer answer = c.brokerAnswer;
         record(() -> attempts.finished(logged, answer, committed, parkedKeys), logged);
     }
 

@@ -4,7 +4,6 @@ import io.legacygateway.adapters.outbox.OutboxFailure;
 import io.legacygateway.adapters.outbox.mapping.OutboxRow;
 import java.time.Instant;
 import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Charges a row that failed on its own one attempt: it waits for its next retry ({@link RetryPolicy}, with jitter) or,
@@ -12,8 +11,7 @@ import org.slf4j.LoggerFactory;
  */
 final class FailedAttempts {
 
-    /** The relay's logger: these lines are the relay's. */
-    private static final Logger log = LoggerFactory.getLogger(OutboxRelay.class);
+    private static final Logger log = RelayLog.RELAY;
 
     private final RelaySettings settings;
     private final RetryJitter jitter;

@@ -2,24 +2,14 @@ package io.legacygateway.relay;
 
 import io.legacygateway.adapters.outbox.attempts.AttemptLog;
 import io.legacygateway.adapters.outbox.Backlog;
-import io.legacygateway.adapters.outbox.mapping.MarkMode;
-import io.legacygateway.adapters.outbox.OutboxFailure;
-import io.legacygateway.adapters.outbox.mapping.OutboxRow;
 import io.legacygateway.adapters.outbox.OutboxSource;
-import io.legacygateway.relay.AttemptEvidence.AttemptWrite;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.time.Clock;
-import java.time.Instant;
-import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BooleanSupplier;
-import java.util.stream.Collectors;
 import org.apache.camel.CamelContext;
 import org.apache.camel.Exchange;
 import org.apache.camel.Processor;
@@ -62,8 +52,10 @@ import org.springframework.transaction.support.TransactionTemplate;
  * Not guaranteed: order between rows whose transactions commit out of insertion order, except in ZERO_WRITE mode,
  * which publishes by commit horizon (see the README).
  *
- * <p>Runs as the processor of a Camel timer route ({@code outbox-relay} template), each cycle through the relay's
- * {@link RelayCycleRoute}, whose steps call back here; one instance per route.
+ * <p>The drain: runs as the processor of a Camel timer route ({@code outbox-relay} template) and owns what spans
+ * cycles (one drain at a time, the backoff, the transaction, the metrics); each cycle is a {@link RelayCycle} it sends
+ * through the relay's {@link RelayCycleRoute}, whose steps ({@link RelayCycleSteps}) do the work and leave the cycle's
+ * facts in it. One instance per route.
  */
 public final class OutboxRelay implements Processor, AutoCloseable {
 
@@ -72,20 +64,11 @@ public final class OutboxRelay implements Processor, AutoCloseable {
     private final TransactionTemplate transaction;
     private final EventPublisher publisher;
     private final Clock clock;
-    private final List<RelayCycleHook> hooks;
-    private final String instance;
-    private final DuplicateIds duplicateIds;
     private final AttemptEvidence evidence;
-    private final FailedAttempts failedAttempts;
     private final RelayBackoff backoff;
     private final RelayMetrics metrics;
     private final RelayBacklog backlog;
-    private final EventsOfACycle events;
     private final RelayCycleRoute route;
-    /** Whether the last claim held rows back for {@code maxBatchBytes}: the drain goes on with them at once. */
-    private boolean overBudget;
-    /** How many more reads of {@code batchSize} rows a claim makes at most to find rows not held back ({@link #claim}). */
-    static final int CLAIM_PAST_HELD_BACK = 4;
     /** Cycles run one at a time: the timer and a wake-up ({@link OutboxWakeUp}) both start them. */
     private final ReentrantLock cycles = new ReentrantLock();
 
@@ -97,22 +80,15 @@ public final class OutboxRelay implements Processor, AutoCloseable {
         this.transaction = transaction;
         this.publisher = publisher;
         this.clock = clock;
-        this.hooks = List.copyOf(hooks);
-        this.instance = instance;
         String relay = settings.relay();
-        this.duplicateIds = new DuplicateIds(relay, attempts, meters);
         this.evidence = new AttemptEvidence(relay, attempts);
-        this.failedAttempts = new FailedAttempts(settings, jitter);
         this.backoff = new RelayBackoff(settings, clock);
         this.metrics = new RelayMetrics(relay, meters);
         this.backlog = new RelayBacklog(relay, store, clock, meters);
-        this.events = new EventsOfACycle(mapper, steps, failedAttempts);
-        this.route = new RelayCycleRoute(this, camel);
-    }
-
-    /** What the cycle route's per-event steps do with each claimed row. */
-    EventsOfACycle events() {
-        return events;
+        FailedAttempts failedAttempts = new FailedAttempts(settings, jitter);
+        this.route = new RelayCycleRoute(new RelayCycleSteps(settings, store, publisher, clock, List.copyOf(hooks),
+                instance, evidence, new DuplicateIds(relay, attempts, meters), failedAttempts, metrics,
+                new EventsOfACycle(mapper, steps, failedAttempts)), camel);
     }
 
     /** The route each cycle runs through (its steps are what Hawtio shows, with their counts). */
@@ -184,11 +160,13 @@ public final class OutboxRelay implements Processor, AutoCloseable {
         int total = 0;
         cycles.lock();
         try {
+            RelayCycle cycle;
             CycleOutcome c;
             do {
-                c = cycle();
+                cycle = new RelayCycle(evidence.newCycle(), clock.instant());
+                c = run(cycle);
                 total += c.published();
-            } while ((c.claimed() >= settings.batchSize() || overBudget)
+            } while ((c.claimed() >= settings.batchSize() || cycle.overBudget)
                     && c.published() + c.failed() + c.dropped() > 0
                     && !stopping.getAsBoolean());
             backoff.recovered();
@@ -208,176 +186,24 @@ public final class OutboxRelay implements Processor, AutoCloseable {
         return total;
     }
 
-    /** One claim-publish-mark transaction: the cycle route's run ({@link RelayCycleRoute}). */
+    /** One claim-publish-mark transaction (tests: one cycle without the drain's loop, lock and backoff). */
     CycleOutcome cycle() {
+        return run(new RelayCycle(evidence.newCycle(), clock.instant()));
+    }
+
+    /** Runs {@code cycle} through the cycle route ({@link RelayCycleRoute}) in one transaction. */
+    private CycleOutcome run(RelayCycle cycle) {
         Timer.Sample started = Timer.start();
-        String id = evidence.newCycle();
         CycleOutcome c;
         try {
-            c = Objects.requireNonNull(transaction.execute(status -> route.run(new RelayCycle(id, clock.instant()))));
+            c = Objects.requireNonNull(transaction.execute(status -> route.run(cycle)));
         } catch (RuntimeException | Error e) {
-            evidence.finished(false, List.of());
+            evidence.finished(cycle, false, List.of());
             throw e;
         }
-        evidence.finished(true, c.parkedKeys());
+        evidence.finished(cycle, true, c.parkedKeys());
         metrics.committed(started, c); // after commit: a rolled-back cycle published, charged and parked nothing
         return c;
-    }
-
-    /**
-     * The route's {@code claim} step: a batch of rows, in publication order; none ends the cycle.
-     *
-     * <p>Several relays on one table: when another relay holds an earlier row of an aggregate (its batch in flight, or
-     * a gateway frozen with its claim until the database ends its session after {@code claimLease}), this claim's rows
-     * of that aggregate are held back ({@link OutboxSource#behindOtherRows}), and a batch of nothing but them would move
-     * nothing, cycle after cycle, while other aggregates wait behind them. So while fewer than {@code batchSize} rows
-     * are free to publish, the claim goes on past its last row without the held-back aggregates
-     * ({@link OutboxSource#claimPast}), {@code batchSize} rows at a time, at most {@value #CLAIM_PAST_HELD_BACK} times:
-     * each read finds other aggregates' rows, never the held-back ones again. Rows past the {@code batchSize}-th free
-     * one are left for the next cycle. Only in that case: a cycle whose first claim has rows to publish costs what it
-     * did. Not guaranteed: when more aggregates than those reads reach are held back, the batch is smaller than it
-     * could be, and rows of aggregates whose head another relay holds wait for it (or for its lease).
-     *
-     * <p>The rows after the one whose payload reaches {@code maxBatchBytes} wait for the next cycle, uncharged (not in
-     * ZERO_WRITE mode, whose position has passed every claimed row).
-     */
-    boolean claim(RelayCycle c) {
-        overBudget = false;
-        int batch = settings.batchSize();
-        List<OutboxRow> claimed = store.claim(batch, c.now);
-        if (claimed.isEmpty()) {
-            return false;
-        }
-        Set<OutboxRow> waiting = store.behindOtherRows(claimed);
-        boolean more = claimed.size() == batch;
-        for (int reads = 0; more && reads < CLAIM_PAST_HELD_BACK && claimed.size() - waiting.size() < batch
-                && store.claimsPast(); reads++) {
-            Set<String> heldBack = new HashSet<>();
-            waiting.forEach(r -> heldBack.add(r.aggregateId()));
-            heldBack.remove(null);
-            if (heldBack.isEmpty()) {
-                break;
-            }
-            List<OutboxRow> past = store.claimPast(claimed.get(claimed.size() - 1).order(), heldBack, batch, c.now);
-            more = past.size() == batch;
-            if (past.isEmpty()) {
-                break;
-            }
-            List<OutboxRow> all = new ArrayList<>(claimed.size() + past.size());
-            all.addAll(claimed);
-            all.addAll(past);
-            claimed = all;
-            waiting = store.behindOtherRows(claimed);
-        }
-        if (claimed.size() > batch) {
-            // up to the batchSize-th free row: a row cut off comes after every row kept, so it decides nothing here
-            List<OutboxRow> kept = new ArrayList<>(batch);
-            int free = 0;
-            for (OutboxRow row : claimed) {
-                if (free == batch) {
-                    break;
-                }
-                kept.add(row);
-                if (!waiting.contains(row)) {
-                    free++;
-                }
-            }
-            Set<OutboxRow> all = waiting;
-            waiting = kept.stream().filter(all::contains).collect(Collectors.toSet());
-            claimed = kept;
-        }
-        if (settings.markMode() != MarkMode.ZERO_WRITE) {
-            waiting = beyondTheBudget(claimed, waiting);
-        }
-        c.claimed(claimed, waiting, store.keepsOrderPerAggregate());
-        return true;
-    }
-
-    /**
-     * {@code waiting} and every claimed row after the one whose payload reaches {@code maxBatchBytes}, counted over the
-     * rows this cycle sends (the first of them always goes). The later rows are held back whole, so no aggregate's order
-     * changes; {@link #drain} runs the next cycle at once.
-     */
-    private Set<OutboxRow> beyondTheBudget(List<OutboxRow> claimed, Set<OutboxRow> waiting) {
-        long budget = settings.maxBatchBytes();
-        long bytes = 0;
-        for (int i = 0; i < claimed.size(); i++) {
-            OutboxRow row = claimed.get(i);
-            if (waiting.contains(row) || row.payload() == null) {
-                continue;
-            }
-            bytes += OutboxEventMapper.payloadBytes(row.payload(), budget);
-            if (bytes >= budget && i + 1 < claimed.size()) {
-                Set<OutboxRow> held = new HashSet<>(waiting);
-                held.addAll(claimed.subList(i + 1, claimed.size()));
-                overBudget = true;
-                return held;
-            }
-        }
-        return waiting;
-    }
-
-    /**
-     * The route's {@code publish} step: the batch's events in one broker transaction. The attempts are written while
-     * the batch is sent, and committed before the broker commits any of it: failing there commits nothing on the
-     * broker. Then the fence ({@link OutboxSource#proveClaim}), before the batch's commit and before each message's
-     * when the batch is sent one at a time: a claim whose session the database ended, or that answered
-     * {@code claimLease} or more ago, commits nothing more on the broker and the cycle rolls back as an outage, no row
-     * charged (another gateway may hold the rows by now).
-     */
-    PublishResult publish(RelayCycle c) {
-        c.requireOwnThread("publish");
-        AttemptWrite write = evidence.write(c.id, c.attempted, c.now);
-        PublishResult result;
-        try {
-            result = publisher.publish(c.events, c.keepOrder(), () -> {
-                write.await();
-                hooks.forEach(h -> h.beforeBrokerCommit(settings.relay()));
-                store.proveClaim(); // the fence: last, right before the broker's commit (see OutboxSource#proveClaim)
-            });
-            write.await(); // also when nothing was sent
-        } catch (RuntimeException e) {
-            evidence.notConfirmed(write, e);
-            throw e;
-        }
-        // the answer is written with the mark state once the transaction ended (AttemptLog.finished); the duplicate
-        // check reads the log and, when it cannot, counts nothing unexplained rather than failing the cycle
-        evidence.answered(write, result, duplicateIds.unexplained(write.cycle(), result));
-        return result;
-    }
-
-    /**
-     * The route's {@code mark} step: confirmed and dropped rows marked, failed ones charged, in the claim's
-     * transaction.
-     */
-    void mark(RelayCycle c, PublishResult result) {
-        c.requireOwnThread("mark");
-        int unconvertible = c.failed.size(); // before the broker's refusals join them
-        List<OutboxFailure> failed = c.failed;
-        for (PublishResult.Refusal r : result.refused()) {
-            if (failed.stream().noneMatch(f -> f.row().keyText().equals(r.event().row().keyText()))) {
-                // a row with copies (alsoPublish) is charged once, however many of its events were refused
-                failed.add(failedAttempts.charge(r.event().row(), "refused by the broker: " + r.reason(), c.now));
-            }
-        }
-        List<OutboxRow> rows = c.done(result.confirmed());
-        hooks.forEach(h -> h.afterPublishBeforeMark(settings.relay(), rows));
-        List<OutboxRow> done = rows;
-        if (!c.dropped.isEmpty()) {
-            done = new ArrayList<>(rows);
-            done.addAll(c.dropped); // dropped on purpose: done, as a published row is
-        }
-        Instant confirmed = clock.instant();
-        for (OutboxFailure refused : store.mark(done, confirmed, instance, failed)) {
-            // the database refused this row's own write: parked instead, charged to it and not to the batch
-            failed.removeIf(f -> f.row().keyText().equals(refused.row().keyText()));
-            failed.add(refused);
-        }
-        metrics.confirmed(result.confirmed(), confirmed);
-        failed.forEach(failedAttempts::log);
-        List<String> parkedKeys = failed.stream().filter(OutboxFailure::parked).map(f -> f.row().keyText()).toList();
-        c.outcome = new CycleOutcome(c.claimed().size(), rows.size(), failed.size(), unconvertible,
-                result.refused().size(), parkedKeys, Map.copyOf(c.droppedBy));
     }
 
     /**

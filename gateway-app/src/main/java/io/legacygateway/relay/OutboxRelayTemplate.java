@@ -27,7 +27,7 @@ import org.apache.camel.spi.RoutePolicy;
 public class OutboxRelayTemplate extends RouteBuilder {
 
     public static final String TEMPLATE = "outbox-relay";
-    public static final String ROUTE_PREFIX = "outbox-relay-";
+    public static final String ROUTE_PREFIX = RelaySettings.ROUTE_PREFIX;
 
     private final OutboxRelayFactory factory;
     /** The relay of each route being created: its beans share the one parse of the parameters. */

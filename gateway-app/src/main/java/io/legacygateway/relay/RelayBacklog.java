@@ -10,7 +10,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * A relay's backlog as last sampled, and the gauges that show it (tagged {@code relay}): rows pending, rows FAILED,
@@ -19,8 +18,7 @@ import org.slf4j.LoggerFactory;
  */
 final class RelayBacklog {
 
-    /** The relay's logger: the backlog is part of what operators configure for the relay. */
-    private static final Logger log = LoggerFactory.getLogger(OutboxRelay.class);
+    private static final Logger log = RelayLog.RELAY;
 
     private final String relay;
     private final OutboxSource store;

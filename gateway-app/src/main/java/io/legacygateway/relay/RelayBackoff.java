@@ -4,7 +4,6 @@ import io.legacygateway.adapters.Failures;
 import java.time.Clock;
 import java.time.Instant;
 import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * How long a relay waits after cycles that rolled back: {@code pollInterval}, doubled with each consecutive failure up
@@ -13,8 +12,7 @@ import org.slf4j.LoggerFactory;
  */
 final class RelayBackoff {
 
-    /** The relay's logger: these lines are the relay's. */
-    private static final Logger log = LoggerFactory.getLogger(OutboxRelay.class);
+    private static final Logger log = RelayLog.RELAY;
 
     private final RelaySettings settings;
     private final Clock clock;

@@ -9,7 +9,6 @@ import io.legacygateway.adapters.sql.TableInspector;
 import io.legacygateway.config.DurationText;
 import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The checks {@link OutboxRelayFactory} makes of a relay's settings against its database and table, and the line it
@@ -17,7 +16,7 @@ import org.slf4j.LoggerFactory;
  */
 final class RelayChecks {
 
-    private static final Logger log = LoggerFactory.getLogger(OutboxRelayFactory.class);
+    private static final Logger log = RelayLog.STARTUP;
 
     private RelayChecks() {
     }

@@ -1,6 +1,8 @@
 package io.legacygateway.relay;
 
+import io.legacygateway.adapters.outbox.attempts.AttemptLog;
 import io.legacygateway.adapters.outbox.attempts.Attempt;
+import io.legacygateway.adapters.outbox.attempts.BrokerAnswer;
 import io.legacygateway.adapters.outbox.attempts.Observation;
 import io.legacygateway.adapters.outbox.OutboxFailure;
 import io.legacygateway.adapters.outbox.mapping.OutboxRow;
@@ -14,8 +16,9 @@ import java.util.Set;
 
 /**
  * One claim-publish-mark cycle as it passes the steps of its relay's cycle route: what it claimed, what each row
- * became (an event to send, a dropped event, a rejected row, or a row held back), what it sent and marked. It lives on
- * one thread, inside the cycle's transaction, and is never shared.
+ * became (an event to send, a dropped event, a rejected row, or a row held back), what the broker answered, what it
+ * marked. Each step ({@link RelayCycleSteps}) reads what the steps before it left here and leaves its own facts here;
+ * the drain reads the outcome. It lives on one thread, inside the cycle's transaction, and is never shared.
  */
 final class RelayCycle {
 
@@ -34,6 +37,14 @@ final class RelayCycle {
     final List<Attempt> attempted = new ArrayList<>();
     final List<OutboxRow> dropped = new ArrayList<>();
     final Map<String, Integer> droppedBy = new LinkedHashMap<>();
+    /** Whether the claim held rows back for {@code maxBatchBytes}: the drain goes on with them at once. */
+    boolean overBudget;
+    /** The broker's answer to the batch, from {@code publish} for {@code mark}; {@code null} before. */
+    PublishResult publishResult;
+    /** The cycle id under which this cycle's attempts are in the attempt log; {@code null} while they are not. */
+    String logged;
+    /** What the broker answered, written to the attempt log with the mark state once the transaction ended. */
+    BrokerAnswer brokerAnswer = BrokerAnswer.NO_ANSWER;
     CycleOutcome outcome = CycleOutcome.NOTHING_CLAIMED;
 
     RelayCycle(String id, Instant now) {

@@ -19,6 +19,9 @@ import org.apache.camel.support.ExpressionAdapter;
  * events in one processor per batch, {@code events-<relay>} (no split: nothing happens per event that a route
  * could show).
  *
+ * <p>Each processor calls one step of {@link RelayCycleSteps} with the exchange's {@link RelayCycle}; the steps pass
+ * their facts on in that cycle, not in the exchange, and the route hands the cycle's outcome back to its caller.
+ *
  * <p>The timer route ({@link OutboxRelayTemplate}) runs the drain, which sends one exchange per cycle here from
  * inside the cycle's database transaction; the route runs on that thread ({@code direct:}, and a sequential split
  * where steps are configured), and {@link RelayCycle#requireOwnThread} refuses a step that left it. The route has
@@ -33,21 +36,21 @@ public final class RelayCycleRoute {
 
     static final String CYCLE = "relayCycle";
 
-    private final OutboxRelay relay;
+    private final RelayCycleSteps steps;
     private final CamelContext camel;
     private final String name;
     private volatile boolean added;
     private boolean adding;
     private ProducerTemplate producer;
 
-    RelayCycleRoute(OutboxRelay relay, CamelContext camel) {
-        this.relay = relay;
+    RelayCycleRoute(RelayCycleSteps steps, CamelContext camel) {
+        this.steps = steps;
         this.camel = camel;
-        this.name = relay.name();
+        this.name = steps.relay();
     }
 
     public String routeId() {
-        return OutboxRelayTemplate.ROUTE_PREFIX + name + "-cycle";
+        return RelaySettings.ROUTE_PREFIX + name + "-cycle";
     }
 
     private String uri() {
@@ -102,7 +105,7 @@ public final class RelayCycleRoute {
     }
 
     private void requireAllowedSteps() {
-        List<String> forbidden = relay.events().steps().forbidden(camel);
+        List<String> forbidden = steps.events().steps().forbidden(camel);
         if (!forbidden.isEmpty()) {
             throw new IllegalArgumentException(String.join("; ", forbidden));
         }
@@ -182,48 +185,50 @@ public final class RelayCycleRoute {
 
         @Override
         public void configure() {
-            RelaySteps steps = relay.events().steps();
+            EventsOfACycle events = steps.events();
+            RelaySteps configured = events.steps();
             ProcessorDefinition<?> claimed = from(uri()).routeId(routeId())
                     .routeDescription("Outbox relay " + name + ": one cycle, claim -> each event's steps -> publish"
                             + " -> mark, in one database transaction")
                     .errorHandler(noErrorHandler())
                     .process(x -> {
-                        if (!relay.claim(cycle(x))) {
+                        if (!steps.claim(cycle(x))) {
                             x.setRouteStop(true); // nothing claimed: an idle poll ends here
                         }
                     }).id("claim-" + name);
-            ProcessorDefinition<?> events;
-            if (steps.none()) {
+            ProcessorDefinition<?> made;
+            if (configured.none()) {
                 // nothing to show per event: the split's exchange per row cost 5-10 µs of the gateway's CPU per
                 // event at batch 100 (bench/journal.md, 4 December 2026)
-                events = claimed.process(x -> relay.events().envelopeAll(cycle(x))).id("events-" + name);
+                made = claimed.process(x -> events.envelopeAll(cycle(x))).id("events-" + name);
             } else {
-                events = eachEvent(claimed.split(new RowsExpression()).id("each-event-" + name), steps);
+                made = eachEvent(claimed.split(new RowsExpression()).id("each-event-" + name), events, configured);
             }
-            events.process(x -> x.getMessage().setBody(relay.publish(cycle(x)))).id("publish-" + name)
-                    .process(x -> relay.mark(cycle(x), x.getMessage().getBody(PublishResult.class))).id("mark-" + name);
+            made.process(x -> steps.publish(cycle(x))).id("publish-" + name)
+                    .process(x -> steps.mark(cycle(x))).id("mark-" + name);
         }
 
         /** The split's per-event processors, one per configured step; returns the route after the split. */
-        private ProcessorDefinition<?> eachEvent(ProcessorDefinition<?> each, RelaySteps steps) {
+        private ProcessorDefinition<?> eachEvent(ProcessorDefinition<?> each, EventsOfACycle events,
+                                                 RelaySteps configured) {
             ProcessorDefinition<?> event = each.process(x -> {
                 RelayedRow r = x.getMessage().getBody(RelayedRow.class);
                 x.setProperty(RowsExpression.ROW, r);
-                relay.events().envelope(r, cycle(x), x);
+                events.envelope(r, cycle(x), x);
             }).id("envelope-" + name);
-            if (steps.filter() != null) {
-                event = event.process(x -> steps.filter(row(x), x)).id("filter-" + name);
+            if (configured.filter() != null) {
+                event = event.process(x -> configured.filter(row(x), x)).id("filter-" + name);
             }
-            if (steps.transform() != null) {
-                event = event.process(x -> steps.transform(row(x), x)).id("transform-" + name);
+            if (configured.transform() != null) {
+                event = event.process(x -> configured.transform(row(x), x)).id("transform-" + name);
             }
-            if (steps.route() != null) {
-                event = event.process(x -> steps.route(row(x), x)).id("steps-" + name);
+            if (configured.route() != null) {
+                event = event.process(x -> configured.route(row(x), x)).id("steps-" + name);
             }
-            if (steps.copies()) {
-                event = event.process(x -> steps.copy(row(x), x)).id("versions-" + name);
+            if (configured.copies()) {
+                event = event.process(x -> configured.copy(row(x), x)).id("versions-" + name);
             }
-            return event.process(x -> relay.events().settle(row(x), cycle(x), x)).id("event-" + name).end();
+            return event.process(x -> events.settle(row(x), cycle(x), x)).id("event-" + name).end();
         }
     }
 }

@@ -62,6 +62,9 @@ public record RelaySettings(String relay, String dataSource, TableName table, Ma
                             TransactionMode transactionMode, StepSettings steps, long maxPayloadBytes,
                             long maxBatchBytes, Duration publishTimeout, Duration claimLease) {
 
+    /** How a relay's route ids begin: {@code outbox-relay-<relay>} is its timer route, {@code ...-cycle} its cycle. */
+    public static final String ROUTE_PREFIX = "outbox-relay-";
+
     /**
      * The business table behind an outbox (as with trigger capture): a row of it whose key has no outbox row with
      * {@code aggregate_id} = key (and the aggregate type, when given) is a dual-write gap.

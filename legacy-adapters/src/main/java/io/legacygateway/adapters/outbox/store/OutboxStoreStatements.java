@@ -76,7 +76,7 @@ final class OutboxStoreStatements {
         b.add("claim", new Fragment(sql("outbox.claim", "columns", reader.selectList(), "table", table,
                 "claimable", claimable.sql(), "order", order), binds(claimable, Bind.of(Param.LIMIT))));
 
-        // the claim's continuation past the aggregates another relay holds back (OutboxRelay.claim)
+        // the claim's continuation past the aggregates another relay holds back (RelayCycleSteps.claim)
         Fragment past = new Fragment(c.dialect().sql("outbox.claim.pastHeldBack", Map.of("order", c.col(table, ORDER),
                 "aggregateId", c.col(table, AGGREGATE_ID), "aggregates", LIST)),
                 binds(Bind.of(Param.LAST_ORDER), Bind.of(Param.HELD_BACK)));
