@@ -1,6 +1,5 @@
 package io.legacygateway.relay;
 
-import io.legacygateway.adapters.outbox.attempts.AttemptLog;
 import io.legacygateway.adapters.outbox.attempts.Attempt;
 import io.legacygateway.adapters.outbox.attempts.BrokerAnswer;
 import io.legacygateway.adapters.outbox.attempts.Observation;
