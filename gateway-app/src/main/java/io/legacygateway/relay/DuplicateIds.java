@@ -77,8 +77,8 @@ final class DuplicateIds {
 
     /**
      * Computes duplicate-detection ids with one SHA-256 digest, reset by each id. Not thread-safe: one per publisher,
-     * whose relay sends one batch at a time (a digest per thread cost a thread-local lookup per event, which a flight
-     * recording of the relay showed in 5 % of its thread's samples).
+     * whose relay sends one batch at a time (not one per thread: a thread-local lookup per event; docs/architecture.md,
+     * "Decisions").
      */
     static final class Digest {
         private final MessageDigest sha256;

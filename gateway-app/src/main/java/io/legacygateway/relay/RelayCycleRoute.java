@@ -198,8 +198,8 @@ public final class RelayCycleRoute {
                     }).id("claim-" + name);
             ProcessorDefinition<?> made;
             if (configured.none()) {
-                // nothing to show per event: the split's exchange per row cost 5-10 µs of the gateway's CPU per
-                // event at batch 100 (bench/journal.md, 4 December 2026)
+                // nothing to show per event: no split, whose exchange per row costs CPU per event (architecture.md,
+                // "Decisions")
                 made = claimed.process(x -> events.envelopeAll(cycle(x))).id("events-" + name);
             } else {
                 made = eachEvent(claimed.split(new RowsExpression()).id("each-event-" + name), events, configured);
