@@ -1,0 +1,11 @@
+package io.legacygateway.adapters.outbox.attempts;
+
+import io.legacygateway.adapters.testsupport.ContractDatabase;
+
+class MariaDbAttemptLogTest extends AttemptLogContractTest {
+
+    @Override
+    ContractDatabase database() {
+        return ContractDatabase.MARIADB;
+    }
+}

@@ -1,0 +1,11 @@
+package io.legacygateway.adapters.outbox.store;
+
+import io.legacygateway.adapters.testsupport.ContractDatabase;
+
+class PostgresRejectionLogTest extends RejectionLogContractTest {
+
+    @Override
+    ContractDatabase database() {
+        return ContractDatabase.POSTGRESQL;
+    }
+}
