@@ -32,7 +32,7 @@ public enum DeadLetterReason {
      */
     DATA_REFUSED,
     /**
-     * Applying the message lost the database connection {@code InboxConsumer.MAX_CONNECTION_LOSSES} times in a row
+     * Applying the message lost the database connection {@code FailureDecisions.MAX_CONNECTION_LOSSES} times in a row
      * while a new connection to the database worked each time, and it did so alone in its transaction: for example a
      * value larger than MariaDB's {@code max_allowed_packet}, on which the server closes the connection.
      */

@@ -7,15 +7,14 @@ import java.util.List;
 import org.apache.camel.CamelContext;
 import org.apache.camel.Exchange;
 import org.apache.camel.Predicate;
-import org.apache.camel.Processor;
 import org.apache.camel.ServiceStatus;
 
 /**
- * One batch of an {@code inbox-consumer} route on its way through the route's steps ({@link InboxConsumerTemplate}):
- * the listener session it was received on, the thread that owns that session (and, in XA, the global transaction),
- * and the deliveries not handled yet. Kept as an exchange property, shared by the split's sub-exchanges. Used by one
- * listener thread: {@link #of} refuses a step
- * that runs on another, as the session and the transaction would be left behind.
+ * One batch of an {@code inbox-consumer} route on its way through the route's steps: the facts one step leaves for
+ * the next are its fields. The listener session it was received on, the thread that owns that session (and, in XA, the
+ * global transaction), when it began, and the deliveries not handled yet. Kept as an exchange property, shared by the
+ * split's sub-exchanges. Used by one listener thread: {@link #of} refuses a step that runs on another, as the session
+ * and the transaction would be left behind.
  */
 final class InboxBatch {
 
@@ -26,40 +25,18 @@ final class InboxBatch {
     record Committed(Delivery delivery, InboxGuard.Result result) {
     }
 
-    /** {@code validate-<consumer>}: the body is one received message. */
-    static final Processor VALIDATE = x -> {
-        InboxBatch b = of(x, "validate");
-        b.consumer.validate(b, x.getMessage().getBody(Message.class));
-    };
-    /**
-     * {@code inbox-<consumer>}: one database transaction, tried again while the database is unreachable and the route
-     * runs; the body becomes the deliveries it committed.
-     */
-    static final Processor TRANSACTION = x -> {
-        InboxBatch b = of(x, "inbox");
-        x.getMessage().setBody(b.consumer.applyWhenReachable(b, () -> stopping(x, b)));
-    };
-    /** {@code applied-<consumer>}: the body is one committed delivery. */
-    static final Processor APPLIED = x -> {
-        InboxBatch b = of(x, "applied");
-        b.consumer.applied(b, x.getMessage().getBody(Committed.class));
-    };
-    /** {@code processed-<consumer>}: the batch has reached its outcomes. */
-    static final Processor PROCESSED = x -> {
-        InboxBatch b = of(x, "processed");
-        b.consumer.processed(b);
-    };
     /** Whether the batch has deliveries left for another database transaction. */
     static final Predicate PENDING = x -> !of(x, "each-transaction").deliveries.done();
 
-    final InboxConsumer consumer;
     final Session session;
     final DeliveryBatch deliveries;
     final long startedNanos;
+    /** The batches of the consumer's listener sessions: whether this one's container is stopping. */
+    private final ListenerBatches listener;
     private final Thread thread;
 
-    InboxBatch(InboxConsumer consumer, Session session, List<Message> received) {
-        this.consumer = consumer;
+    InboxBatch(ListenerBatches listener, Session session, List<Message> received) {
+        this.listener = listener;
         this.session = session;
         this.deliveries = new DeliveryBatch(received.size());
         this.startedNanos = System.nanoTime();
@@ -71,9 +48,9 @@ final class InboxBatch {
      * the listener container of the batch's session, which stops before Camel waits for the batches in hand (the
      * route's status stays started meanwhile).
      */
-    private static boolean stopping(Exchange exchange, InboxBatch batch) {
+    boolean stopping(Exchange exchange) {
         CamelContext camel = exchange.getContext();
-        if (camel.isStopping() || camel.isStopped() || batch.consumer.batches().stopping()) {
+        if (camel.isStopping() || camel.isStopped() || listener.stopping()) {
             return true;
         }
         String route = exchange.getFromRouteId();

@@ -128,7 +128,7 @@ public class InboxConsumerFactory implements DisposableBean {
         InboundMessageReader reader = new InboundMessageReader(codec, s.accept(), s.maxPayloadBytes(), s.sequence());
         DeadLetterWriter deadLetters = new DeadLetterWriter(broker, s.queue(), c, clock);
         InboxConsumer consumer = new InboxConsumer(s, attempts, reader, guard, deadLetters, hooks, meters, clock,
-                store, tx, dialect, () -> answers(dataSource));
+                store, tx, dialect, () -> DatabaseOutage.answers(dataSource));
         if (batches.xa() != null) {
             xaListeners.put(c, batches.xa());
         }
@@ -148,16 +148,6 @@ public class InboxConsumerFactory implements DisposableBean {
                         .map(u -> u.type() + ":" + u.from() + "->" + (u.from() + 1)).toList(),
                 dialect.testedHere() ? "" : " [dialect NOT tested by this project]");
         return consumer;
-    }
-
-    /** The consumer's inbox, with its sequence-gate tables (when it has a gate) checked to have their columns. */
-    /** Whether a connection from {@code dataSource} works now (a pooled one is checked by the pool first). */
-    private static boolean answers(DataSource dataSource) {
-        try (java.sql.Connection c = dataSource.getConnection()) {
-            return c.isValid(InboxConsumer.ANSWER_CHECK_SECONDS);
-        } catch (java.sql.SQLException | RuntimeException e) {
-            return false;
-        }
     }
 
     private InboxStore store(InboxSettings s, DataSource dataSource, Dialect dialect, TableName inbox) {

@@ -5,15 +5,17 @@ import io.legacygateway.config.TemplateParameters;
 import java.util.Collections;
 import java.util.Map;
 import java.util.WeakHashMap;
+import org.apache.camel.Processor;
 import org.apache.camel.RouteTemplateContext;
 import org.apache.camel.builder.RouteBuilder;
 import org.apache.camel.component.jms.MessageListenerContainerFactory;
 import org.apache.camel.model.RouteTemplateDefinition;
 
 /**
- * The {@code inbox-consumer} route template: a transacted JMS consumer whose steps ({@link InboxConsumer}) apply each
- * message's effect once per consumer. Instantiated from YAML ({@code templatedRoute} with
- * {@code routeTemplateRef: inbox-consumer}); every parameter is listed in {@link InboxParameters}. The
+ * The {@code inbox-consumer} route template: a transacted JMS consumer whose steps (each consumer's, from its
+ * {@link InboxConsumer}) apply each message's effect once per consumer. Instantiated from YAML
+ * ({@code templatedRoute} with {@code routeTemplateRef: inbox-consumer}); every parameter is listed in
+ * {@link InboxParameters}. The
  * parameters are parsed once, into the route's {@link InboxSettings}; what Camel needs of them (the backoff) it gets
  * from there as numbers, never as the text of a parameter.
  *
@@ -45,14 +47,15 @@ import org.apache.camel.model.RouteTemplateDefinition;
  * The whole batch is one exchange, on the listener's thread: the splits and the loop run on the calling thread, and
  * {@link InboxBatch#of} refuses a step that does not (the session, and in XA the global transaction, are that
  * thread's). The batch's state is the exchange property {@link InboxBatch#PROPERTY}, which the splits' sub-exchanges
- * share.
+ * share. The route calls its steps and nothing calls back into it: each step is a bean of the route (its consumer's),
+ * and the steps read what they need from the batch.
  *
  * <p>Error handling, declared once here for every inbox route: none in Camel ({@code noErrorHandler}). A database
  * outage ({@link TargetDatabaseUnavailableException}) is waited out by the transaction step itself
- * ({@link InboxConsumer#applyWhenReachable}: 1 s doubling up to {@code maxBackoff}, without limit, so that it uses no
+ * ({@link ApplyStep#applyWhenReachable}: 1 s doubling up to {@code maxBackoff}, without limit, so that it uses no
  * broker delivery attempts): only the database transaction runs again, never the receive or the validation, and the
  * batch goes on where it stood; once the route stops, the message goes back to the broker unacknowledged. Everything
- * else is decided by {@link InboxConsumer}: dead letters are sent inside the JMS transaction, transient failures are
+ * else is decided by {@link FailureDecisions}: dead letters are sent inside the JMS transaction, transient failures are
  * thrown to roll the session back. No Camel redelivery: a route error handler that may redeliver copies each
  * exchange before every step in case it has to (with a batch's splits, two copies per message: 18 µs of a message's
  * 57 of the JVM's CPU in the bench); no dead-letter channel in Camel: its {@code handled} copy would be acknowledged
@@ -82,10 +85,14 @@ public class InboxConsumerTemplate extends RouteBuilder {
             }
         }
         template
-                .templateBean("inboxConsumer", InboxConsumer.class, this::consumer)
                 .templateBean("inboxConnectionFactory", ConnectionFactory.class, rtc -> factory.connectionFactory(consumer(rtc).settings()))
                 .templateBean("inboxListenerContainers", MessageListenerContainerFactory.class,
                         rtc -> factory.listenerContainers(consumer(rtc)))
+                .templateBean("inboxReceive", Processor.class, rtc -> consumer(rtc).receiveStep())
+                .templateBean("inboxValidate", Processor.class, rtc -> consumer(rtc).validateStep())
+                .templateBean("inboxApply", Processor.class, rtc -> consumer(rtc).applyStep())
+                .templateBean("inboxApplied", Processor.class, rtc -> consumer(rtc).appliedStep())
+                .templateBean("inboxProcessed", Processor.class, rtc -> consumer(rtc).processedStep())
                 .from("jms:queue:{{queue}}?connectionFactory=#{{inboxConnectionFactory}}"
                         + "&transacted=true&lazyCreateTransactionManager=false&cacheLevelName=CACHE_CONSUMER"
                         + "&exposeListenerSession=true"
@@ -99,18 +106,18 @@ public class InboxConsumerTemplate extends RouteBuilder {
                 // no body here is ever a stream (a JMS message, lists of them): without this, Camel would look for a
                 // converter of each exchange's body to a stream cache, split copies included
                 .noStreamCaching()
-                .process("#{{inboxConsumer}}").id("batch-{{consumer}}")
+                .process("#{{inboxReceive}}").id("batch-{{consumer}}")
                 .split(body()).stopOnException().id("each-message-{{consumer}}")
-                    .process(InboxBatch.VALIDATE).id("validate-{{consumer}}")
+                    .process("#{{inboxValidate}}").id("validate-{{consumer}}")
                 .end()
                 // one iteration per database transaction: one for the batch, more while a failing message is isolated
                 .loopDoWhile(InboxBatch.PENDING).id("each-transaction-{{consumer}}")
-                    .process(InboxBatch.TRANSACTION).id("inbox-{{consumer}}")
+                    .process("#{{inboxApply}}").id("inbox-{{consumer}}")
                     .split(body()).stopOnException().id("each-applied-{{consumer}}")
-                        .process(InboxBatch.APPLIED).id("applied-{{consumer}}")
+                        .process("#{{inboxApplied}}").id("applied-{{consumer}}")
                     .end()
                 .end()
-                .process(InboxBatch.PROCESSED).id("processed-{{consumer}}");
+                .process("#{{inboxProcessed}}").id("processed-{{consumer}}");
     }
 
     private InboxConsumer consumer(RouteTemplateContext rtc) {

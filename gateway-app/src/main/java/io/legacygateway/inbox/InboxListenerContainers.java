@@ -41,7 +41,7 @@ import org.springframework.util.backoff.ExponentialBackOff;
  *       of it on the same session before it returns, and the one commit acknowledges all of them.</li>
  * </ul>
  * With {@code exposeListenerSession=true} the session the route gets is this container's session, so a dead-letter
- * copy sent by {@link InboxConsumer} commits in the same transaction as the acknowledgement.
+ * copy sent by {@link FailureDecisions} commits in the same transaction as the acknowledgement.
  *
  * <p>{@code transactionMode: XA}: the container gets Narayana's manager instead of a locally transacted session, so
  * it begins a global transaction before each receive; its connection is an XA connection and its (cached) session an

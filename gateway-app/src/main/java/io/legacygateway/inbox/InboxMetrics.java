@@ -10,8 +10,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The meters of one inbox consumer, tagged {@code consumer}: the outcomes of its deliveries, its rollbacks, dead
- * letters and database outages, and how long transactions, batches and events took. Thread-safe (one consumer has
- * several listener threads).
+ * letters and database outages, and how long transactions, batches and events took (its upcasts are counted where
+ * they run, {@code gateway.inbox.upcast}). Thread-safe (one consumer has several listener threads).
  */
 final class InboxMetrics {
 
@@ -92,16 +92,6 @@ final class InboxMetrics {
     void deadLettered(DeadLetterReason reason) {
         Counter.builder("gateway.inbox.dead.letters").description("Messages moved to the dead-letter queue")
                 .tag("consumer", consumer).tag("reason", reason.name()).register(meters).increment();
-    }
-
-    /**
-     * {@code gateway_inbox_upcast_total{consumer,type,from}}: upcasts of {@code type}'s data from version {@code from}
-     * to the next one that succeeded (also those of a transaction that then rolled back and ran again).
-     */
-    static Counter upcasts(MeterRegistry meters, String consumer, String type, int from) {
-        return Counter.builder("gateway.inbox.upcast")
-                .description("Event data upcast from one version to the next before the effect")
-                .tag("consumer", consumer).tag("type", type).tag("from", Integer.toString(from)).register(meters);
     }
 
     /** Counts an attempt that found the database unreachable. */

@@ -3,15 +3,20 @@ package io.legacygateway.inbox;
 import io.legacygateway.adapters.sql.TableName;
 import io.legacygateway.config.DurationText;
 import io.legacygateway.config.TemplateParameters;
+import io.legacygateway.steps.EventStep;
 import io.legacygateway.transactions.TransactionMode;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.UnaryOperator;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
@@ -85,6 +90,8 @@ public record InboxSettings(String consumer, String dataSource, QueueName queue,
     private static final String EFFECT_SQL = "effectSql";
     private static final String EFFECT_ENDPOINT = "effectEndpoint";
     static final String UPCAST = "upcast";
+    /** {@code upcast.<Type>.<version>}; a type name may hold dots, the version is the last part. */
+    private static final Pattern UPCAST_KEY = Pattern.compile(Pattern.quote(UPCAST) + "\\.(.+)\\.([0-9]{1,9})");
     /** The reference line of {@code upcast.<Type>.<version>} in docs/inbox.md's parameter table. */
     public static final String UPCAST_DESCRIPTION = "Step (`jq:…`, `simple:…`, `xpath:…`, `direct:<route>`,"
             + " `xslt:<resource>`) turning the data of version `<version>` of `<Type>` into that of `<version>`+1;"
@@ -124,7 +131,7 @@ public record InboxSettings(String consumer, String dataSource, QueueName queue,
             int dot = key.indexOf('.');
             String base = dot < 0 ? key : key.substring(0, dot);
             if (dot > 0 && base.equals(UPCAST)) {
-                continue; // checked by Upcasts.declared
+                continue; // checked by upcasts()
             }
             if (dot < 0 || !(base.equals(EFFECT_SQL) || base.equals(EFFECT_ENDPOINT))) {
                 throw new IllegalArgumentException(label.apply(key) + ": unknown parameter; known: " + known
@@ -166,7 +173,7 @@ public record InboxSettings(String consumer, String dataSource, QueueName queue,
         }
         int window = p.consumerWindowSize() != null ? p.consumerWindowSize()
                 : p.batchSize() == 1 ? 0 : InboxParameters.DEFAULT_BATCH_WINDOW;
-        List<Upcast> upcasts = Upcasts.declared(given, accept, label);
+        List<Upcast> upcasts = upcasts(given, accept, label);
         return new InboxSettings(consumer, dataSource, queue, accept, effects, upcasts, p.requireRows(),
                 TableName.parse(label.apply("inboxTable"), p.inboxTable()), p.maxPayloadBytes(),
                 p.concurrentConsumers(), p.maxDeliveryAttempts(), p.maxBackoff(), blankToNull(p.sequence()),
@@ -191,5 +198,64 @@ public record InboxSettings(String consumer, String dataSource, QueueName queue,
 
     private static String blankToNull(String s) {
         return s == null || s.isBlank() ? null : s.strip();
+    }
+
+    /**
+     * Reads the {@code upcast.<Type>.<version>} parameters and checks their syntax and that they form chains: each
+     * names an accepted type, a version from the lowest accepted one to below the current one, and a type with upcasts
+     * has one for every version from its lowest accepted one up to its current one.
+     *
+     * @throws IllegalArgumentException naming the parameter (or the missing one)
+     */
+    private static List<Upcast> upcasts(Map<String, String> given, AcceptedTypes accept,
+                                        UnaryOperator<String> label) {
+        Map<String, TreeMap<Integer, Upcast>> byType = new HashMap<>();
+        for (Map.Entry<String, String> e : given.entrySet()) {
+            String key = e.getKey();
+            if (!key.startsWith(UPCAST + ".")) {
+                continue;
+            }
+            Matcher m = UPCAST_KEY.matcher(key);
+            if (!m.matches()) {
+                throw new IllegalArgumentException(label.apply(key) + ": not upcast.<Type>.<version> (an accepted"
+                        + " type, a dot, the version it upcasts from, for example upcast.OrderCreated.1)");
+            }
+            String type = m.group(1);
+            int from = Integer.parseInt(m.group(2));
+            Set<Integer> versions = accept.versions().get(type);
+            if (versions == null) {
+                throw new IllegalArgumentException(label.apply(key) + ": '" + type + "' is not an accepted type"
+                        + " (accept: " + accept + ")");
+            }
+            int lowest = versions.iterator().next();
+            int highest = versions.stream().mapToInt(Integer::intValue).max().orElseThrow();
+            if (from == highest) {
+                throw new IllegalArgumentException(label.apply(key) + ": version " + from + " is the current version"
+                        + " of " + type + " (the highest accepted, accept: " + accept + "); an upcast turns a version"
+                        + " into the next one, up to the current");
+            }
+            if (from < lowest || from > highest) {
+                throw new IllegalArgumentException(label.apply(key) + ": version " + from + " of " + type + " is not"
+                        + " accepted (accept: " + accept + ")");
+            }
+            EventStep.parse(label.apply(key), e.getValue(), false);
+            byType.computeIfAbsent(type, t -> new TreeMap<>())
+                    .put(from, new Upcast(type, from, e.getValue().strip(), key));
+        }
+        List<Upcast> all = new ArrayList<>();
+        for (Map.Entry<String, TreeMap<Integer, Upcast>> t : byType.entrySet()) {
+            Set<Integer> versions = accept.versions().get(t.getKey());
+            int highest = versions.stream().mapToInt(Integer::intValue).max().orElseThrow();
+            for (int v = versions.iterator().next(); v < highest; v++) {
+                if (!t.getValue().containsKey(v)) {
+                    String missing = UPCAST + "." + t.getKey() + "." + v;
+                    throw new IllegalArgumentException(label.apply(missing) + ": missing; version " + v + " of "
+                            + t.getKey() + " must be upcast to reach the current version " + highest + " (accept: "
+                            + accept + ", upcasts given from version " + t.getValue().keySet() + ")");
+                }
+            }
+            all.addAll(t.getValue().values());
+        }
+        return List.copyOf(all);
     }
 }

@@ -17,11 +17,6 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.TreeMap;
-import java.util.function.UnaryOperator;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.apache.camel.CamelContext;
 import org.apache.camel.Exchange;
 import org.apache.camel.support.DefaultExchange;
@@ -41,8 +36,6 @@ import org.apache.camel.support.DefaultExchange;
  */
 final class Upcasts {
 
-    /** {@code upcast.<Type>.<version>}; a type name may hold dots, the version is the last part. */
-    private static final Pattern KEY = Pattern.compile(Pattern.quote(InboxSettings.UPCAST) + "\\.(.+)\\.([0-9]{1,9})");
     // as the envelope codec reads: numbers keep their exact digits
     private static final ObjectMapper JSON = JsonMapper.builder()
             .nodeFactory(JsonNodeFactory.withExactBigDecimals(true))
@@ -64,65 +57,6 @@ final class Upcasts {
         this.current = current;
     }
 
-    /**
-     * Reads the {@code upcast.<Type>.<version>} parameters and checks their syntax and that they form chains: each
-     * names an accepted type, a version from the lowest accepted one to below the current one, and a type with upcasts
-     * has one for every version from its lowest accepted one up to its current one.
-     *
-     * @throws IllegalArgumentException naming the parameter (or the missing one)
-     */
-    static List<InboxSettings.Upcast> declared(Map<String, String> given, AcceptedTypes accept,
-                                               UnaryOperator<String> label) {
-        Map<String, TreeMap<Integer, InboxSettings.Upcast>> byType = new HashMap<>();
-        for (Map.Entry<String, String> e : given.entrySet()) {
-            String key = e.getKey();
-            if (!key.startsWith(InboxSettings.UPCAST + ".")) {
-                continue;
-            }
-            Matcher m = KEY.matcher(key);
-            if (!m.matches()) {
-                throw new IllegalArgumentException(label.apply(key) + ": not upcast.<Type>.<version> (an accepted"
-                        + " type, a dot, the version it upcasts from, for example upcast.OrderCreated.1)");
-            }
-            String type = m.group(1);
-            int from = Integer.parseInt(m.group(2));
-            Set<Integer> versions = accept.versions().get(type);
-            if (versions == null) {
-                throw new IllegalArgumentException(label.apply(key) + ": '" + type + "' is not an accepted type"
-                        + " (accept: " + accept + ")");
-            }
-            int lowest = versions.iterator().next();
-            int highest = versions.stream().mapToInt(Integer::intValue).max().orElseThrow();
-            if (from == highest) {
-                throw new IllegalArgumentException(label.apply(key) + ": version " + from + " is the current version"
-                        + " of " + type + " (the highest accepted, accept: " + accept + "); an upcast turns a version"
-                        + " into the next one, up to the current");
-            }
-            if (from < lowest || from > highest) {
-                throw new IllegalArgumentException(label.apply(key) + ": version " + from + " of " + type + " is not"
-                        + " accepted (accept: " + accept + ")");
-            }
-            EventStep.parse(label.apply(key), e.getValue(), false);
-            byType.computeIfAbsent(type, t -> new TreeMap<>())
-                    .put(from, new InboxSettings.Upcast(type, from, e.getValue().strip(), key));
-        }
-        List<InboxSettings.Upcast> all = new ArrayList<>();
-        for (Map.Entry<String, TreeMap<Integer, InboxSettings.Upcast>> t : byType.entrySet()) {
-            Set<Integer> versions = accept.versions().get(t.getKey());
-            int highest = versions.stream().mapToInt(Integer::intValue).max().orElseThrow();
-            for (int v = versions.iterator().next(); v < highest; v++) {
-                if (!t.getValue().containsKey(v)) {
-                    String missing = InboxSettings.UPCAST + "." + t.getKey() + "." + v;
-                    throw new IllegalArgumentException(label.apply(missing) + ": missing; version " + v + " of "
-                            + t.getKey() + " must be upcast to reach the current version " + highest + " (accept: "
-                            + accept + ", upcasts given from version " + t.getValue().keySet() + ")");
-                }
-            }
-            all.addAll(t.getValue().values());
-        }
-        return List.copyOf(all);
-    }
-
     /** Compiles the steps of {@code settings} (an expression that does not compile fails here, naming it). */
     static Upcasts compile(InboxSettings settings, CamelContext camel, MeterRegistry meters) {
         if (settings.upcasts().isEmpty()) {
@@ -133,12 +67,22 @@ final class Upcasts {
         for (InboxSettings.Upcast u : settings.upcasts()) {
             EventStep step = EventStep.parse(InboxSettings.label(settings.consumer(), u.parameter()), u.step(), false)
                     .compile(camel);
-            Counter counter = InboxMetrics.upcasts(meters, settings.consumer(), u.type(), u.from());
+            Counter counter = counter(meters, settings.consumer(), u.type(), u.from());
             chains.computeIfAbsent(u.type(), t -> new HashMap<>()).put(u.from(), new Link(step, counter));
             current.put(u.type(), settings.accept().versions().get(u.type()).stream()
                     .mapToInt(Integer::intValue).max().orElseThrow());
         }
         return new Upcasts(camel, Map.copyOf(chains), Map.copyOf(current));
+    }
+
+    /**
+     * {@code gateway_inbox_upcast_total{consumer,type,from}}: upcasts of {@code type}'s data from version {@code from}
+     * to the next one that succeeded (also those of a transaction that then rolled back and ran again).
+     */
+    private static Counter counter(MeterRegistry meters, String consumer, String type, int from) {
+        return Counter.builder("gateway.inbox.upcast")
+                .description("Event data upcast from one version to the next before the effect")
+                .tag("consumer", consumer).tag("type", type).tag("from", Integer.toString(from)).register(meters);
     }
 
     /** One sentence per step of a {@code direct:} upcast route that publishes or writes; call once routes exist. */

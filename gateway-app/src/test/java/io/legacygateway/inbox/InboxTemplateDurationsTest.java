@@ -51,7 +51,7 @@ class InboxTemplateDurationsTest extends InboxTestSupport {
         List<Long> waits = new ArrayList<>();
         long wait = 0;
         for (int i = 0; i < 15; i++) {
-            wait = InboxConsumer.nextWait(wait, maxBackoff);
+            wait = DatabaseOutage.nextWait(wait, maxBackoff);
             waits.add(wait);
         }
         assertThat(waits.get(0)).as("first retry").isEqualTo(Math.min(1000, millis));

@@ -18,7 +18,7 @@ import org.springframework.test.context.DynamicPropertySource;
 /**
  * A message whose effect binds a value larger than MariaDB's {@code max_allowed_packet} (16 MiB here): the server
  * closes the connection on every try, which looks like "database unreachable". A new connection works meanwhile, so it
- * is no outage: after {@value InboxConsumer#MAX_CONNECTION_LOSSES} losses in a row its batch is halved until the
+ * is no outage: after {@value FailureDecisions#MAX_CONNECTION_LOSSES} losses in a row its batch is halved until the
  * message is alone, and it is dead-lettered with the reason; the other messages of its batch are applied once, their
  * delivery count unchanged. Before, the batch was retried in-process for ever (readiness UP, nothing applied).
  */
