@@ -7,7 +7,6 @@ import java.util.List;
 import org.apache.camel.Exchange;
 import org.apache.camel.Processor;
 import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * {@code applied-<consumer>}, once per committed delivery (the body): the after-commit hooks
@@ -16,7 +15,7 @@ import org.slf4j.LoggerFactory;
  */
 final class AckStep implements Processor {
 
-    private static final Logger log = LoggerFactory.getLogger(AckStep.class);
+    private static final Logger log = InboxLog.CONSUMER;
 
     private final String consumer;
     private final List<InboxDeliveryHook> hooks;

@@ -9,7 +9,6 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
 import javax.sql.DataSource;
 import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * One consumer's view of its database being unreachable: whether a new connection works now, the wait between two
@@ -19,7 +18,7 @@ import org.slf4j.LoggerFactory;
  */
 final class DatabaseOutage {
 
-    private static final Logger log = LoggerFactory.getLogger(DatabaseOutage.class);
+    private static final Logger log = InboxLog.CONSUMER;
     /** The first wait after the database was found unreachable; doubled up to {@code maxBackoff}. */
     private static final long FIRST_RETRY_MILLIS = 1000;
     /** How long a new connection may take to prove the database answers. */

@@ -10,7 +10,6 @@ import jakarta.jms.Session;
 import java.sql.SQLException;
 import java.util.List;
 import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * What happens to a delivery that failed, as if the batch's messages had been handled one by one: dead-lettered in the
@@ -21,7 +20,7 @@ import org.slf4j.LoggerFactory;
  */
 final class FailureDecisions {
 
-    private static final Logger log = LoggerFactory.getLogger(FailureDecisions.class);
+    private static final Logger log = InboxLog.CONSUMER;
     /**
      * Connections a transaction may lose in a row, a new connection working after each, before its messages are taken
      * for the cause: its chunk is halved, and a message alone that does it again is dead-lettered.
