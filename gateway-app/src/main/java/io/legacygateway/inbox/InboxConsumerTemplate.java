@@ -57,9 +57,8 @@ import org.apache.camel.model.RouteTemplateDefinition;
  * batch goes on where it stood; once the route stops, the message goes back to the broker unacknowledged. Everything
  * else is decided by {@link FailureDecisions}: dead letters are sent inside the JMS transaction, transient failures are
  * thrown to roll the session back. No Camel redelivery: a route error handler that may redeliver copies each
- * exchange before every step in case it has to (with a batch's splits, two copies per message: 18 µs of a message's
- * 57 of the JVM's CPU in the bench); no dead-letter channel in Camel: its {@code handled} copy would be acknowledged
- * outside the broker's dead-letter address.
+ * exchange before every step in case it has to (docs/architecture.md, "Decisions"); no dead-letter channel in Camel:
+ * its {@code handled} copy would be acknowledged outside the broker's dead-letter address.
  */
 public class InboxConsumerTemplate extends RouteBuilder {
 

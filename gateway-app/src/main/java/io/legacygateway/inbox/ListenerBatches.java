@@ -104,7 +104,7 @@ final class ListenerBatches {
     /**
      * The message's {@code JMSXDeliveryCount}, 1 when its provider does not set it. Read without asking
      * {@code propertyExists} first: Artemis answers this property from the message's delivery count, whereas the
-     * question looks it up among the decoded properties (4 % of the listener threads' samples in a flight recording).
+     * question looks it up among the decoded properties (docs/architecture.md, "Decisions").
      */
     static int deliveryCount(Message message) {
         try {
