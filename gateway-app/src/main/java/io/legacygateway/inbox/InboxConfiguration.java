@@ -4,6 +4,7 @@ import io.legacygateway.broker.BrokerConnections;
 import io.legacygateway.broker.BrokerFailovers;
 import io.legacygateway.config.GatewayDataSources;
 import io.legacygateway.config.GatewayProperties;
+import io.legacygateway.operator.GatewayMBeans;
 import io.legacygateway.transactions.XaTransactions;
 import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.jms.ConnectionFactory;
@@ -34,6 +35,12 @@ public class InboxConfiguration {
     @Bean
     CamelSqlSteps camelSqlSteps(GatewayDataSources dataSources, InboxConsumerFactory consumers) {
         return new CamelSqlSteps(dataSources, consumers);
+    }
+
+    /** The consumers' MBeans, registered as consumers are created. */
+    @Bean
+    ConsumerOperatorSurface consumerOperatorSurface(InboxConsumerFactory consumers, GatewayMBeans mbeans) {
+        return new ConsumerOperatorSurface(consumers, mbeans);
     }
 
     @Bean

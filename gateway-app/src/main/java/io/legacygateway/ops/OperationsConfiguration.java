@@ -22,7 +22,7 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
 
 /**
- * Operating the relays and consumers: relay operations and their audit, the JMX beans, the metrics sampler, the
+ * Operating the relays and consumers: relay operations and their audit, the MBean registry, the metrics sampler, the
  * retention job and the readiness health indicators. The scheduled jobs do not start in a command's context
  * ({@link CommandContext}).
  */
@@ -42,11 +42,6 @@ public class OperationsConfiguration {
     @Bean
     GatewayMBeans gatewayMBeans() {
         return new GatewayMBeans();
-    }
-
-    @Bean
-    ConsumerMBeans consumerMBeans(InboxConsumerFactory consumers, GatewayMBeans mbeans) {
-        return new ConsumerMBeans(consumers, mbeans);
     }
 
     @Bean

@@ -82,7 +82,7 @@ abstract class DuplicateDeliveryTest extends InboxTestSupport {
         Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> effects(e.id()) == 1);
 
         javax.management.MBeanServer mbeans = java.lang.management.ManagementFactory.getPlatformMBeanServer();
-        javax.management.ObjectName name = io.legacygateway.ops.ConsumerMBeans.name(consumer);
+        javax.management.ObjectName name = ConsumerOperatorSurface.name(consumer);
         assertThat(name.toString()).isEqualTo("io.legacygateway:type=Consumer,name=" + consumer);
         assertThat((String) mbeans.getAttribute(name, "Queue")).contains(queue);
         assertThat(mbeans.invoke(name, "applied", new Object[] {e.id() + ", never-sent"},

@@ -1,7 +1,5 @@
-package io.legacygateway.ops;
+package io.legacygateway.inbox;
 
-import io.legacygateway.inbox.InboxConsumer;
-import io.legacygateway.inbox.InboxConsumerFactory;
 import io.legacygateway.operator.GatewayMBeans;
 import java.util.Arrays;
 import java.util.List;
@@ -17,9 +15,9 @@ import org.springframework.jmx.export.annotation.ManagedResource;
  * The inbox consumers' operator surface, JMX only: one {@link Jmx} per consumer,
  * {@code io.legacygateway:type=Consumer,name=<consumer>}, registered as consumers are created ({@link GatewayMBeans}).
  */
-public class ConsumerMBeans {
+public class ConsumerOperatorSurface {
 
-    public ConsumerMBeans(InboxConsumerFactory consumers, GatewayMBeans mbeans) {
+    public ConsumerOperatorSurface(InboxConsumerFactory consumers, GatewayMBeans mbeans) {
         consumers.onCreate(c -> mbeans.register(name(c.name()), new Jmx(c)));
         consumers.onRelease(c -> mbeans.unregister(name(c.name())));
     }
