@@ -37,7 +37,10 @@ abstract class CaptureTriggersInstallAndRemoveContractTest {
 
     TestSchema schema;
 
-    abstract ContractDatabase database();
+    /** The database this class runs against: its {@code @OnPostgres}, {@code @OnMariaDb} or {@code @OnH2}. */
+    ContractDatabase database() {
+        return ContractDatabase.of(getClass());
+    }
 
     /** CREATE TABLE customers (id BIGINT primary key, name, email) in the database's types. */
     abstract String createCustomers();

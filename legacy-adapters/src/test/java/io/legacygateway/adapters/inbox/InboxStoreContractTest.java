@@ -47,7 +47,10 @@ abstract class InboxStoreContractTest {
     TestSchema schema;
     InboxStore inbox;
 
-    abstract ContractDatabase database();
+    /** The database this class runs against: its {@code @OnPostgres}, {@code @OnMariaDb} or {@code @OnH2}. */
+    ContractDatabase database() {
+        return ContractDatabase.of(getClass());
+    }
 
     /**
      * Whether an insert racing another transaction's uncommitted insert of the same key fails on the primary key

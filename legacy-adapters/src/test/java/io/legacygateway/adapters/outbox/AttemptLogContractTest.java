@@ -34,7 +34,10 @@ abstract class AttemptLogContractTest {
 
     TestSchema schema;
 
-    abstract ContractDatabase database();
+    /** The database this class runs against: its {@code @OnPostgres}, {@code @OnMariaDb} or {@code @OnH2}. */
+    ContractDatabase database() {
+        return ContractDatabase.of(getClass());
+    }
 
     @BeforeAll
     void createSchema() {

@@ -21,7 +21,10 @@ abstract class OutboxStoreContract {
     TestSchema schema;
     OutboxFixture outbox;
 
-    abstract ContractDatabase database();
+    /** The database this class runs against: its {@code @OnPostgres}, {@code @OnMariaDb} or {@code @OnH2}. */
+    ContractDatabase database() {
+        return ContractDatabase.of(getClass());
+    }
 
     @BeforeAll
     void createSchema() {

@@ -37,7 +37,10 @@ abstract class OutboxStoreOnALegacyTableContractTest {
     OutboxStore store;
     RejectionLog log;
 
-    abstract ContractDatabase database();
+    /** The database this class runs against: its {@code @OnPostgres}, {@code @OnMariaDb} or {@code @OnH2}. */
+    ContractDatabase database() {
+        return ContractDatabase.of(getClass());
+    }
 
     @BeforeAll
     void createSchema() {

@@ -32,7 +32,10 @@ abstract class RejectionLogContractTest {
     RejectionLog log;
     RejectionLog other;
 
-    abstract ContractDatabase database();
+    /** The database this class runs against: its {@code @OnPostgres}, {@code @OnMariaDb} or {@code @OnH2}. */
+    ContractDatabase database() {
+        return ContractDatabase.of(getClass());
+    }
 
     @BeforeAll
     void createSchema() {

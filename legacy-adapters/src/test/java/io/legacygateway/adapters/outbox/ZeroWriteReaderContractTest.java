@@ -47,7 +47,10 @@ abstract class ZeroWriteReaderContractTest {
     OutboxMapping mapping;
     RejectionLog log;
 
-    abstract ContractDatabase database();
+    /** The database this class runs against: its {@code @OnPostgres}, {@code @OnMariaDb} or {@code @OnH2}. */
+    ContractDatabase database() {
+        return ContractDatabase.of(getClass());
+    }
 
     @BeforeAll
     void createSchema() {

@@ -29,7 +29,10 @@ abstract class DialectAndTableInspectorContractTest {
 
     TestSchema schema;
 
-    abstract ContractDatabase database();
+    /** The database this class runs against: its {@code @OnPostgres}, {@code @OnMariaDb} or {@code @OnH2}. */
+    ContractDatabase database() {
+        return ContractDatabase.of(getClass());
+    }
 
     /** The schema (PostgreSQL, H2) or database (MariaDB) that holds this class's tables. */
     String storedSchema() {
