@@ -1,9 +1,8 @@
 package io.legacygateway.inbox;
 
-import io.legacygateway.testsupport.LegacyDatabases;
+import io.legacygateway.testsupport.OnMariaDb;
 import io.legacygateway.testsupport.StandaloneArtemis;
 import io.legacygateway.testsupport.StandaloneBroker;
-import io.legacygateway.testsupport.TestDatabase;
 import io.legacygateway.testsupport.XaTransactionLog;
 import jakarta.jms.ConnectionFactory;
 import java.util.HashMap;
@@ -12,11 +11,11 @@ import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
 /** The inbox consumer's contract again, every consumer with {@code transactionMode: XA} (the standalone broker). */
+@OnMariaDb(dataSource = "target")
 class MariaDbInboxConsumerInXaTest extends InboxConsumerContractTest {
 
     @DynamicPropertySource
     static void targetDatabaseAndBroker(DynamicPropertyRegistry registry) {
-        LegacyDatabases.register(registry, "target", TestDatabase.MARIADB, MariaDbInboxConsumerInXaTest.class);
         registry.add("gateway.datasources.target.maximum-pool-size", () -> "6");
         StandaloneBroker.register(registry);
         XaTransactionLog.register(registry);
