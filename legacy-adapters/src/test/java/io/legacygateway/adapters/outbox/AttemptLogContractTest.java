@@ -9,7 +9,7 @@ import io.legacygateway.adapters.outbox.AttemptLog.Entry;
 import io.legacygateway.adapters.outbox.AttemptLog.MarkState;
 import io.legacygateway.adapters.outbox.AttemptLog.Observation;
 import io.legacygateway.adapters.sql.GatewaySchema;
-import io.legacygateway.adapters.testsupport.ContractDatabase;
+import io.legacygateway.adapters.testsupport.ContractDatabaseTest;
 import io.legacygateway.adapters.testsupport.TestSchema;
 import java.time.Instant;
 import java.util.List;
@@ -28,16 +28,11 @@ import org.springframework.jdbc.datasource.DataSourceTransactionManager;
  * finish was never written reads SENT/NONE. Each reader returns exactly the rows of its question.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
-abstract class AttemptLogContractTest {
+abstract class AttemptLogContractTest implements ContractDatabaseTest {
 
     static final Instant T0 = Instant.parse("2030-01-01T00:00:00Z");
 
     TestSchema schema;
-
-    /** The database this class runs against: its {@code @OnPostgres}, {@code @OnMariaDb} or {@code @OnH2}. */
-    ContractDatabase database() {
-        return ContractDatabase.of(getClass());
-    }
 
     @BeforeAll
     void createSchema() {

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.legacygateway.adapters.sql.GatewaySchema;
 import io.legacygateway.adapters.sql.TableInspector;
 import io.legacygateway.adapters.sql.TableName;
-import io.legacygateway.adapters.testsupport.ContractDatabase;
+import io.legacygateway.adapters.testsupport.ContractDatabaseTest;
 import io.legacygateway.adapters.testsupport.TestSchema;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -26,7 +26,7 @@ import org.junit.jupiter.api.TestInstance;
  * status back and the log's entry due.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
-abstract class OutboxStoreOnALegacyTableContractTest {
+abstract class OutboxStoreOnALegacyTableContractTest implements ContractDatabaseTest {
 
     static final Instant T0 = Instant.parse("2030-01-01T00:00:00Z");
     static final Map<String, String> PARAMETERS = Map.of("keyColumn", "order_no", "orderColumn", "order_no",
@@ -36,11 +36,6 @@ abstract class OutboxStoreOnALegacyTableContractTest {
     TestSchema schema;
     OutboxStore store;
     RejectionLog log;
-
-    /** The database this class runs against: its {@code @OnPostgres}, {@code @OnMariaDb} or {@code @OnH2}. */
-    ContractDatabase database() {
-        return ContractDatabase.of(getClass());
-    }
 
     @BeforeAll
     void createSchema() {

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.legacygateway.adapters.outbox.RejectionLog.Entry;
 import io.legacygateway.adapters.outbox.RejectionLog.State;
 import io.legacygateway.adapters.sql.GatewaySchema;
-import io.legacygateway.adapters.testsupport.ContractDatabase;
+import io.legacygateway.adapters.testsupport.ContractDatabaseTest;
 import io.legacygateway.adapters.testsupport.TestSchema;
 import java.time.Instant;
 import java.util.List;
@@ -24,18 +24,13 @@ import org.junit.jupiter.api.TestInstance;
  * are the relay's, read back exactly.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
-abstract class RejectionLogContractTest {
+abstract class RejectionLogContractTest implements ContractDatabaseTest {
 
     static final Instant T0 = Instant.parse("2030-01-01T00:00:00Z");
 
     TestSchema schema;
     RejectionLog log;
     RejectionLog other;
-
-    /** The database this class runs against: its {@code @OnPostgres}, {@code @OnMariaDb} or {@code @OnH2}. */
-    ContractDatabase database() {
-        return ContractDatabase.of(getClass());
-    }
 
     @BeforeAll
     void createSchema() {
