@@ -1,10 +1,10 @@
 package io.legacygateway.ops;
 
-import io.legacygateway.adapters.outbox.OutboxStore;
+import io.legacygateway.adapters.outbox.store.OutboxStore;
 import io.legacygateway.config.GatewayProperties;
 import io.legacygateway.inbox.InboxConsumer;
 import io.legacygateway.inbox.InboxConsumerFactory;
-import io.legacygateway.adapters.outbox.AttemptLog;
+import io.legacygateway.adapters.outbox.attempts.AttemptLog;
 import io.legacygateway.relay.OutboxRelay;
 import io.legacygateway.relay.OutboxRelayFactory;
 import io.micrometer.core.instrument.Counter;

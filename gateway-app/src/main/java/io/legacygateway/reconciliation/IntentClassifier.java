@@ -1,7 +1,7 @@
 package io.legacygateway.reconciliation;
 
-import io.legacygateway.adapters.outbox.AttemptLog;
-import io.legacygateway.adapters.outbox.AttemptLog.Observation;
+import io.legacygateway.adapters.outbox.attempts.AttemptLog;
+import io.legacygateway.adapters.outbox.attempts.Observation;
 import io.legacygateway.config.DurationText;
 import io.legacygateway.reconciliation.IntentFacts.OutboxState;
 import java.time.Duration;

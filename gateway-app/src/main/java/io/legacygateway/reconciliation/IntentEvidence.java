@@ -1,6 +1,6 @@
 package io.legacygateway.reconciliation;
 
-import io.legacygateway.adapters.outbox.AttemptLog;
+import io.legacygateway.adapters.outbox.attempts.AttemptLog;
 import java.util.List;
 
 /**

@@ -1,14 +1,15 @@
 package io.legacygateway.reconciliation;
 
-import static io.legacygateway.adapters.outbox.OutboxColumn.AGGREGATE_ID;
-import static io.legacygateway.adapters.outbox.OutboxColumn.AGGREGATE_TYPE;
+import static io.legacygateway.adapters.outbox.mapping.OutboxColumn.AGGREGATE_ID;
+import static io.legacygateway.adapters.outbox.mapping.OutboxColumn.AGGREGATE_TYPE;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 import io.legacygateway.adapters.domain.DomainRows;
-import io.legacygateway.adapters.outbox.AttemptLog;
+import io.legacygateway.adapters.outbox.attempts.Attempt;
+import io.legacygateway.adapters.outbox.attempts.AttemptLog;
 import io.legacygateway.adapters.outbox.FailedRow;
-import io.legacygateway.adapters.outbox.OutboxMapping;
-import io.legacygateway.adapters.outbox.OutboxRow;
+import io.legacygateway.adapters.outbox.mapping.OutboxMapping;
+import io.legacygateway.adapters.outbox.mapping.OutboxRow;
 import io.legacygateway.adapters.sql.Dialect;
 import io.legacygateway.config.DurationText;
 import io.legacygateway.config.GatewayDataSources;
@@ -234,7 +235,7 @@ public class Reconciliation {
             OutboxRow row = outbox.rows().get(key);
             List<AttemptLog.Entry> tried = attempts.getOrDefault(key, List.of());
             if (row != null) {
-                all.add(new IntentFacts(relay.name(), key, row.eventId(), AttemptLog.aggregateKey(row), null,
+                all.add(new IntentFacts(relay.name(), key, row.eventId(), Attempt.aggregateKey(row), null,
                         domainName, outbox.states().get(key), row.createdAt() != null ? row.createdAt()
                         : row.occurredAt(), row.retryCount(), outbox.errors().get(key), log != null, tried));
             } else if (!tried.isEmpty()) {

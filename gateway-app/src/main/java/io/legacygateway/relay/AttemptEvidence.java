@@ -1,9 +1,10 @@
 package io.legacygateway.relay;
 
 import io.legacygateway.adapters.Failures;
-import io.legacygateway.adapters.outbox.AttemptLog;
-import io.legacygateway.adapters.outbox.AttemptLog.Attempt;
-import io.legacygateway.adapters.outbox.AttemptLog.Observation;
+import io.legacygateway.adapters.outbox.attempts.AttemptLog;
+import io.legacygateway.adapters.outbox.attempts.Attempt;
+import io.legacygateway.adapters.outbox.attempts.BrokerAnswer;
+import io.legacygateway.adapters.outbox.attempts.Observation;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -45,7 +46,7 @@ final class AttemptEvidence implements AutoCloseable {
     /** The cycle whose attempts are in the attempt log (cycles of one relay run one at a time). */
     private String loggedCycle;
     /** What the broker answered in that cycle, written to the log with the mark state after the transaction. */
-    private AttemptLog.Answer brokerAnswer = AttemptLog.Answer.NO_ANSWER;
+    private BrokerAnswer brokerAnswer = BrokerAnswer.NO_ANSWER;
 
     /** @param attempts the relay's attempt log, {@code null} when {@code attemptLog} is off */
     AttemptEvidence(String relay, AttemptLog attempts) {
@@ -66,7 +67,7 @@ final class AttemptEvidence implements AutoCloseable {
     /** Starts a cycle's evidence. @return the cycle's id, {@code null} when the log is off */
     String newCycle() {
         loggedCycle = null;
-        brokerAnswer = AttemptLog.Answer.NO_ANSWER;
+        brokerAnswer = BrokerAnswer.NO_ANSWER;
         return attempts == null ? null : UUID.randomUUID().toString();
     }
 
@@ -87,9 +88,9 @@ final class AttemptEvidence implements AutoCloseable {
             loggedCycle = write.cycle();
         }
         brokerAnswer = e instanceof PublishException p && p.outcomeUnknown()
-                ? new AttemptLog.Answer(Map.of(), Observation.OUTCOME_UNKNOWN, "the broker's commit failed without an"
+                ? new BrokerAnswer(Map.of(), Observation.OUTCOME_UNKNOWN, "the broker's commit failed without an"
                         + " answer, it may have stored the batch: " + Failures.describe(e))
-                : new AttemptLog.Answer(Map.of(), Observation.FAILED, Failures.describe(e));
+                : new BrokerAnswer(Map.of(), Observation.FAILED, Failures.describe(e));
     }
 
     /** The broker answered the batch: its answers other than a plain confirmation, by row key. */
@@ -107,7 +108,7 @@ final class AttemptEvidence implements AutoCloseable {
             answers.put(e.row().keyText(), new Attempt(e.row(), Observation.DEFERRED,
                     "an earlier event of its aggregate was refused in this batch"));
         }
-        brokerAnswer = new AttemptLog.Answer(answers, Observation.CONFIRMED, result.resentAfterUnknownOutcome()
+        brokerAnswer = new BrokerAnswer(answers, Observation.CONFIRMED, result.resentAfterUnknownOutcome()
                 ? "sent again on a new connection after a commit whose outcome was unknown; the broker already held "
                         + result.duplicates().size() + " of its events" : null);
     }
@@ -115,7 +116,7 @@ final class AttemptEvidence implements AutoCloseable {
     /** The cycle's transaction ended ({@code committed} or rolled back): writes the answer with the mark state. */
     void finished(boolean committed, List<String> parkedKeys) {
         String logged = loggedCycle;
-        AttemptLog.Answer answer = brokerAnswer;
+        BrokerAnswer answer = brokerAnswer;
         record(() -> attempts.finished(logged, answer, committed, parkedKeys), logged);
     }
 

@@ -1,10 +1,11 @@
 package io.legacygateway.relay;
 
-import io.legacygateway.adapters.outbox.AttemptLog;
-import io.legacygateway.adapters.outbox.AttemptLog.MarkState;
-import io.legacygateway.adapters.outbox.OutboxColumn;
-import io.legacygateway.adapters.outbox.OutboxMapping;
-import io.legacygateway.adapters.outbox.ValueTemplate;
+import io.legacygateway.adapters.outbox.attempts.AttemptLog;
+import io.legacygateway.adapters.outbox.attempts.MarkState;
+import io.legacygateway.adapters.outbox.attempts.Observation;
+import io.legacygateway.adapters.outbox.mapping.OutboxColumn;
+import io.legacygateway.adapters.outbox.mapping.OutboxMapping;
+import io.legacygateway.adapters.outbox.mapping.ValueTemplate;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.nio.charset.StandardCharsets;
@@ -40,13 +41,13 @@ import org.slf4j.LoggerFactory;
  * <em>record of sending</em> it when its attempt log holds an earlier attempt at the same row and event id that may
  * have reached the broker and was not marked published: the crash (or rollback, or failed mark) between publish and
  * mark, which the broker is there to absorb, and a commit whose outcome was unknown (the connection lost during it,
- * the broker killed, a failover: {@link AttemptLog.Observation#OUTCOME_UNKNOWN}); also, log or not, the resend of a
+ * the broker killed, a failover: {@link Observation#OUTCOME_UNKNOWN}); also, log or not, the resend of a
  * batch in the same cycle after such a commit ({@link PublishResult#resentAfterUnknownOutcome()}). Any other duplicate is <em>unexplained</em>: an earlier attempt marked
  * published means that row was done and this is a new row with identical content (a restored or reloaded outbox),
  * no attempt at all means another relay or table produced it, or the attempts were pruned by retention, or the attempt
  * log is off (then every duplicate is unexplained, the relay keeping no record across restarts). Unexplained duplicates
  * are counted ({@code gateway_outbox_duplicate_ids_total}), logged at WARN with the id and recorded as
- * {@link AttemptLog.Observation#DUPLICATE}, which the reconciliation reports as its own decision. The row is marked
+ * {@link Observation#DUPLICATE}, which the reconciliation reports as its own decision. The row is marked
  * published either way: the broker holds the event.
  */
 final class DuplicateIds {
@@ -154,7 +155,7 @@ final class DuplicateIds {
                 continue; // a resend after a crash, rollback or failed mark: what the broker's detection is for
             }
             found.add(e);
-            if (before.stream().anyMatch(a -> a.observation() == AttemptLog.Observation.DUPLICATE)) {
+            if (before.stream().anyMatch(a -> a.observation() == Observation.DUPLICATE)) {
                 continue; // counted and logged when first seen
             }
             unexplained.increment();

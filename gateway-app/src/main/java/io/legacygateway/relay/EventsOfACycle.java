@@ -1,7 +1,7 @@
 package io.legacygateway.relay;
 
 import io.legacygateway.adapters.outbox.OutboxFailure;
-import io.legacygateway.adapters.outbox.OutboxRow;
+import io.legacygateway.adapters.outbox.mapping.OutboxRow;
 import io.legacygateway.relay.RelayCycle.RelayedRow;
 import org.apache.camel.Exchange;
 

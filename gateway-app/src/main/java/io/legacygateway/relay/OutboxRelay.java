@@ -1,10 +1,10 @@
 package io.legacygateway.relay;
 
-import io.legacygateway.adapters.outbox.AttemptLog;
+import io.legacygateway.adapters.outbox.attempts.AttemptLog;
 import io.legacygateway.adapters.outbox.Backlog;
-import io.legacygateway.adapters.outbox.MarkMode;
+import io.legacygateway.adapters.outbox.mapping.MarkMode;
 import io.legacygateway.adapters.outbox.OutboxFailure;
-import io.legacygateway.adapters.outbox.OutboxRow;
+import io.legacygateway.adapters.outbox.mapping.OutboxRow;
 import io.legacygateway.adapters.outbox.OutboxSource;
 import io.legacygateway.relay.AttemptEvidence.AttemptWrite;
 import io.micrometer.core.instrument.MeterRegistry;

@@ -1,13 +1,13 @@
 package io.legacygateway.relay;
 
 import io.legacygateway.adapters.capture.NotifyTrigger;
-import io.legacygateway.adapters.outbox.AttemptLog;
-import io.legacygateway.adapters.outbox.MarkMode;
-import io.legacygateway.adapters.outbox.OutboxMapping;
+import io.legacygateway.adapters.outbox.attempts.AttemptLog;
+import io.legacygateway.adapters.outbox.mapping.MarkMode;
+import io.legacygateway.adapters.outbox.mapping.OutboxMapping;
 import io.legacygateway.adapters.outbox.OutboxSource;
-import io.legacygateway.adapters.outbox.OutboxStore;
-import io.legacygateway.adapters.outbox.RejectionLog;
-import io.legacygateway.adapters.outbox.ZeroWriteReader;
+import io.legacygateway.adapters.outbox.store.OutboxStore;
+import io.legacygateway.adapters.outbox.store.RejectionLog;
+import io.legacygateway.adapters.outbox.zerowrite.ZeroWriteReader;
 import io.legacygateway.adapters.sql.Dialect;
 import io.legacygateway.adapters.sql.GatewaySchema;
 import io.legacygateway.adapters.sql.TableInspector;

@@ -1,6 +1,6 @@
 package io.legacygateway.relay;
 
-import io.legacygateway.adapters.outbox.OutboxColumn;
+import io.legacygateway.adapters.outbox.mapping.OutboxColumn;
 import io.legacygateway.config.TemplateParameters;
 import java.util.Collections;
 import java.util.Map;

@@ -1,9 +1,9 @@
 package io.legacygateway.relay;
 
 import io.legacygateway.adapters.capture.NotifyTrigger;
-import io.legacygateway.adapters.outbox.OutboxColumn;
-import io.legacygateway.adapters.outbox.OutboxMapping;
-import io.legacygateway.adapters.outbox.ValueTemplate;
+import io.legacygateway.adapters.outbox.mapping.OutboxColumn;
+import io.legacygateway.adapters.outbox.mapping.OutboxMapping;
+import io.legacygateway.adapters.outbox.mapping.ValueTemplate;
 import io.legacygateway.adapters.sql.Dialect;
 import io.legacygateway.adapters.sql.TableInspector;
 import io.legacygateway.config.DurationText;

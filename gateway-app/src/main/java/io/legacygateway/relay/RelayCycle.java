@@ -1,9 +1,9 @@
 package io.legacygateway.relay;
 
-import io.legacygateway.adapters.outbox.AttemptLog.Attempt;
-import io.legacygateway.adapters.outbox.AttemptLog.Observation;
+import io.legacygateway.adapters.outbox.attempts.Attempt;
+import io.legacygateway.adapters.outbox.attempts.Observation;
 import io.legacygateway.adapters.outbox.OutboxFailure;
-import io.legacygateway.adapters.outbox.OutboxRow;
+import io.legacygateway.adapters.outbox.mapping.OutboxRow;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;

@@ -1,6 +1,6 @@
 package io.legacygateway.relay;
 
-import io.legacygateway.adapters.outbox.OutboxRow;
+import io.legacygateway.adapters.outbox.mapping.OutboxRow;
 import java.util.List;
 
 /**

@@ -1,9 +1,9 @@
 package io.legacygateway.relay;
 
-import io.legacygateway.adapters.outbox.OutboxExplain;
-import io.legacygateway.adapters.outbox.OutboxStatements;
-import io.legacygateway.adapters.outbox.OutboxStore;
-import io.legacygateway.adapters.outbox.ZeroWriteReader;
+import io.legacygateway.adapters.outbox.store.OutboxExplain;
+import io.legacygateway.adapters.outbox.sql.OutboxStatements;
+import io.legacygateway.adapters.outbox.store.OutboxStore;
+import io.legacygateway.adapters.outbox.zerowrite.ZeroWriteReader;
 import io.legacygateway.command.CommandBeans;
 import io.legacygateway.command.ConfiguredCommand;
 import io.legacygateway.transactions.TransactionMode;

@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import io.legacygateway.adapters.outbox.Backlog;
 import io.legacygateway.adapters.outbox.FailedRow;
-import io.legacygateway.adapters.outbox.OutboxRow;
+import io.legacygateway.adapters.outbox.mapping.OutboxRow;
 import io.legacygateway.config.DurationText;
 import io.legacygateway.operator.ApiErrors;
 import io.legacygateway.operator.OperationAudit;

@@ -1,9 +1,9 @@
 package io.legacygateway.relay;
 
-import io.legacygateway.adapters.outbox.MarkMode;
-import io.legacygateway.adapters.outbox.OutboxColumn;
-import io.legacygateway.adapters.outbox.PayloadFormat;
-import io.legacygateway.adapters.outbox.ZeroWriteReader;
+import io.legacygateway.adapters.outbox.mapping.MarkMode;
+import io.legacygateway.adapters.outbox.mapping.OutboxColumn;
+import io.legacygateway.adapters.outbox.mapping.PayloadFormat;
+import io.legacygateway.adapters.outbox.zerowrite.ZeroWriteReader;
 import io.legacygateway.adapters.sql.SqlIdentifier;
 import io.legacygateway.adapters.sql.TableName;
 import io.legacygateway.config.TemplateParameters;

@@ -46,7 +46,7 @@ final class RelaySteps {
     /** Header: the event's destination, {@code queue:<name>} or {@code topic:<name>}. */
     static final String DESTINATION = "gw_destination";
     static final String DATA_CONTENT_TYPE = "ce_datacontenttype";
-    /** Exchange property: the claimed {@link io.legacygateway.adapters.outbox.OutboxRow}. */
+    /** Exchange property: the claimed {@link io.legacygateway.adapters.outbox.mapping.OutboxRow}. */
     static final String ROW = "outboxRow";
 
     private final RelaySettings settings;

@@ -2,7 +2,7 @@ package io.legacygateway.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.legacygateway.adapters.outbox.OutboxColumn;
+import io.legacygateway.adapters.outbox.mapping.OutboxColumn;
 import io.legacygateway.inbox.DeadLetterReason;
 import io.legacygateway.inbox.InboxParameters;
 import io.legacygateway.inbox.InboxSettings;

@@ -2,9 +2,9 @@ package io.legacygateway.reconciliation;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.legacygateway.adapters.outbox.AttemptLog;
-import io.legacygateway.adapters.outbox.AttemptLog.MarkState;
-import io.legacygateway.adapters.outbox.AttemptLog.Observation;
+import io.legacygateway.adapters.outbox.attempts.AttemptLog;
+import io.legacygateway.adapters.outbox.attempts.MarkState;
+import io.legacygateway.adapters.outbox.attempts.Observation;
 import io.legacygateway.reconciliation.IntentFacts.DomainState;
 import io.legacygateway.reconciliation.IntentFacts.OutboxState;
 import java.time.Duration;

@@ -2,7 +2,7 @@ package io.legacygateway.relay;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.legacygateway.adapters.outbox.AttemptLog;
+import io.legacygateway.adapters.outbox.attempts.AttemptLog;
 import io.legacygateway.testsupport.RelayFaults;
 import java.time.Duration;
 import java.util.HashMap;

@@ -3,12 +3,12 @@ package io.legacygateway.relay;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import io.legacygateway.adapters.outbox.MarkMode;
-import io.legacygateway.adapters.outbox.OutboxColumn;
-import io.legacygateway.adapters.outbox.OutboxMapping;
-import io.legacygateway.adapters.outbox.OutboxRow;
-import io.legacygateway.adapters.outbox.PayloadFormat;
-import io.legacygateway.adapters.outbox.ValueTemplate;
+import io.legacygateway.adapters.outbox.mapping.MarkMode;
+import io.legacygateway.adapters.outbox.mapping.OutboxColumn;
+import io.legacygateway.adapters.outbox.mapping.OutboxMapping;
+import io.legacygateway.adapters.outbox.mapping.OutboxRow;
+import io.legacygateway.adapters.outbox.mapping.PayloadFormat;
+import io.legacygateway.adapters.outbox.mapping.ValueTemplate;
 import io.legacygateway.envelope.EnvelopeCodec;
 import io.legacygateway.envelope.EnvelopeVersion;
 import io.legacygateway.envelope.EventEnvelope;

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.legacygateway.adapters.outbox.OutboxRow;
-import io.legacygateway.adapters.outbox.PayloadFormat;
+import io.legacygateway.adapters.outbox.mapping.OutboxRow;
+import io.legacygateway.adapters.outbox.mapping.PayloadFormat;
 import io.legacygateway.envelope.EnvelopeCodec;
 import io.legacygateway.envelope.EventEnvelope;
 import java.io.IOException;

@@ -2,12 +2,12 @@ package io.legacygateway.relay;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.legacygateway.adapters.outbox.MarkMode;
-import io.legacygateway.adapters.outbox.OutboxExplain;
-import io.legacygateway.adapters.outbox.OutboxMapping;
-import io.legacygateway.adapters.outbox.OutboxStore;
-import io.legacygateway.adapters.outbox.PayloadFormat;
-import io.legacygateway.adapters.outbox.RejectionLog;
+import io.legacygateway.adapters.outbox.mapping.MarkMode;
+import io.legacygateway.adapters.outbox.store.OutboxExplain;
+import io.legacygateway.adapters.outbox.mapping.OutboxMapping;
+import io.legacygateway.adapters.outbox.store.OutboxStore;
+import io.legacygateway.adapters.outbox.mapping.PayloadFormat;
+import io.legacygateway.adapters.outbox.store.RejectionLog;
 import io.legacygateway.adapters.sql.Dialect;
 import io.legacygateway.adapters.sql.SchemaScripts;
 import io.legacygateway.adapters.sql.TableInspector;

@@ -2,9 +2,9 @@ package io.legacygateway.relay;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.legacygateway.adapters.outbox.AttemptLog;
-import io.legacygateway.adapters.outbox.AttemptLog.MarkState;
-import io.legacygateway.adapters.outbox.AttemptLog.Observation;
+import io.legacygateway.adapters.outbox.attempts.AttemptLog;
+import io.legacygateway.adapters.outbox.attempts.MarkState;
+import io.legacygateway.adapters.outbox.attempts.Observation;
 import io.legacygateway.reconciliation.IntentEvidence;
 import io.legacygateway.reconciliation.Reconciliation;
 import io.legacygateway.reconciliation.ReconciliationDecision;

@@ -31,7 +31,7 @@ class RelaySettingsTest {
         assertThat(s.maxBackoff()).isEqualTo(Duration.ofSeconds(30));
         assertThat(s.source()).isEqualTo("urn:x");
         assertThat(s.pendingStatus()).isEqualTo("PENDING");
-        assertThat(s.markMode()).isEqualTo(io.legacygateway.adapters.outbox.MarkMode.STATUS);
+        assertThat(s.markMode()).isEqualTo(io.legacygateway.adapters.outbox.mapping.MarkMode.STATUS);
         assertThat(s.stateDataSource()).isEqualTo("legacy");
         assertThat(s.naiveTimestampZone()).isEqualTo(java.time.ZoneId.of("UTC"));
         assertThat(s.settleTime()).isEqualTo(Duration.ofSeconds(1));

@@ -5,7 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.legacygateway.adapters.outbox.AttemptLog;
+import io.legacygateway.adapters.outbox.attempts.AttemptLog;
+import io.legacygateway.adapters.outbox.attempts.Observation;
 import io.legacygateway.envelope.EnvelopeMessages;
 import io.legacygateway.testsupport.QueueProbe;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -87,7 +88,7 @@ abstract class RelayStepsContractTest extends RelayTestSupport {
         String key = String.valueOf(rows.row(internal).get("seq"));
         List<AttemptLog.Entry> attempts = relay.attempts().attempts(List.of(key)).get(key);
         assertThat(attempts).singleElement().satisfies(a -> {
-            assertThat(a.observation()).isEqualTo(AttemptLog.Observation.FILTERED);
+            assertThat(a.observation()).isEqualTo(Observation.FILTERED);
             assertThat(a.detail()).isEqualTo("internal-audit");
         });
     }

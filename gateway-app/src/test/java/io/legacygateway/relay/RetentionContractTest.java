@@ -2,7 +2,7 @@ package io.legacygateway.relay;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.legacygateway.adapters.outbox.OutboxStore;
+import io.legacygateway.adapters.outbox.store.OutboxStore;
 import io.legacygateway.inbox.InboxConsumerTemplate;
 import io.legacygateway.ops.RetentionJob;
 import io.legacygateway.testsupport.DbTimes;

@@ -2,7 +2,7 @@ package io.legacygateway.relay;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.legacygateway.adapters.outbox.OutboxRow;
+import io.legacygateway.adapters.outbox.mapping.OutboxRow;
 import io.legacygateway.config.GatewayDataSources;
 import io.legacygateway.testsupport.LegacyDatabases;
 import io.legacygateway.testsupport.QueueProbe;

@@ -1,7 +1,7 @@
 package io.legacygateway.testsupport;
 
 import io.legacygateway.GatewayApplication;
-import io.legacygateway.adapters.outbox.OutboxRow;
+import io.legacygateway.adapters.outbox.mapping.OutboxRow;
 import io.legacygateway.inbox.InboxDeliveryHook;
 import io.legacygateway.relay.RelayCycleHook;
 import java.io.IOException;

@@ -1,6 +1,6 @@
 package io.legacygateway.testsupport;
 
-import io.legacygateway.adapters.outbox.OutboxRow;
+import io.legacygateway.adapters.outbox.mapping.OutboxRow;
 import io.legacygateway.relay.RelayCycleHook;
 import java.util.List;
 import java.util.Map;

@@ -3,7 +3,7 @@ package io.legacygateway.demo.lab;
 import static io.legacygateway.demo.lab.ReconciliationLab.ORDERS;
 import static io.legacygateway.demo.lab.ReconciliationLab.OUTBOX;
 
-import io.legacygateway.adapters.outbox.AttemptLog;
+import io.legacygateway.adapters.outbox.attempts.AttemptLog;
 import io.legacygateway.adapters.sql.Dialect;
 import io.legacygateway.demo.lab.ReconciliationLab.ProbeResult;
 import io.legacygateway.envelope.EnvelopeMessages;

@@ -8,7 +8,7 @@ import io.legacygateway.adapters.capture.CaptureTriggers.Ddl;
 import io.legacygateway.adapters.capture.CaptureTriggers.Operation;
 import io.legacygateway.adapters.capture.CaptureTriggers.Options;
 import io.legacygateway.adapters.capture.CaptureTriggers.Snapshot;
-import io.legacygateway.adapters.outbox.ColumnKind;
+import io.legacygateway.adapters.outbox.mapping.ColumnKind;
 import io.legacygateway.adapters.sql.Dialect;
 import io.legacygateway.adapters.sql.SqlIdentifier;
 import io.legacygateway.adapters.sql.TableInspector;

@@ -1,6 +1,6 @@
 package io.legacygateway.adapters.capture;
 
-import io.legacygateway.adapters.outbox.PayloadField;
+import io.legacygateway.adapters.outbox.mapping.PayloadField;
 import io.legacygateway.adapters.sql.TableName;
 import java.math.BigDecimal;
 import java.sql.Connection;

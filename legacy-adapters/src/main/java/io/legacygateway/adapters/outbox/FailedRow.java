@@ -1,5 +1,6 @@
 package io.legacygateway.adapters.outbox;
 
+import io.legacygateway.adapters.outbox.mapping.OutboxRow;
 import java.time.Instant;
 
 /**

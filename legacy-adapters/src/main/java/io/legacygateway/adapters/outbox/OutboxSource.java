@@ -1,5 +1,10 @@
 package io.legacygateway.adapters.outbox;
 
+import io.legacygateway.adapters.outbox.mapping.MarkMode;
+import io.legacygateway.adapters.outbox.mapping.OutboxMapping;
+import io.legacygateway.adapters.outbox.mapping.OutboxRow;
+import io.legacygateway.adapters.outbox.store.OutboxStore;
+import io.legacygateway.adapters.outbox.zerowrite.ZeroWriteReader;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.List;

@@ -3,9 +3,9 @@ package io.legacygateway.adapters.sql;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.legacygateway.adapters.outbox.MarkMode;
-import io.legacygateway.adapters.outbox.OutboxMapping;
-import io.legacygateway.adapters.outbox.PayloadFormat;
+import io.legacygateway.adapters.outbox.mapping.MarkMode;
+import io.legacygateway.adapters.outbox.mapping.OutboxMapping;
+import io.legacygateway.adapters.outbox.mapping.PayloadFormat;
 import io.legacygateway.adapters.testsupport.ContractDatabaseTest;
 import io.legacygateway.adapters.testsupport.TestSchema;
 import java.sql.Types;
@@ -129,7 +129,7 @@ abstract class DialectAndTableInspectorContractTest implements ContractDatabaseT
         assertThatThrownBy(() -> resolve(outbox, Map.of(), "WAITING_FOR_THE_BROKER"))
                 .hasMessageStartingWith("relay 'orders' parameter 'pendingStatus': 'WAITING_FOR_THE_BROKER' does not"
                         + " fit column '").hasMessageEndingWith("(at most 16 characters)");
-        assertThat(resolve(outbox, Map.of(), "PENDING").column(io.legacygateway.adapters.outbox.OutboxColumn.PAYLOAD))
+        assertThat(resolve(outbox, Map.of(), "PENDING").column(io.legacygateway.adapters.outbox.mapping.OutboxColumn.PAYLOAD))
                 .isEqualToIgnoringCase("payload");
     }
 

@@ -1,7 +1,0 @@
-package io.legacygateway.adapters.outbox;
-
-import io.legacygateway.adapters.testsupport.OnH2;
-
-@OnH2
-class H2OutboxStoreClaimAndMarkTest extends OutboxStoreClaimAndMarkContractTest {
-}

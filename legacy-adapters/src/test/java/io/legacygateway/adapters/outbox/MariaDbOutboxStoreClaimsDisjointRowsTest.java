@@ -1,7 +1,0 @@
-package io.legacygateway.adapters.outbox;
-
-import io.legacygateway.adapters.testsupport.OnMariaDb;
-
-@OnMariaDb
-class MariaDbOutboxStoreClaimsDisjointRowsTest extends OutboxStoreClaimsDisjointRowsContractTest {
-}

@@ -1,7 +1,0 @@
-package io.legacygateway.adapters.outbox;
-
-import io.legacygateway.adapters.testsupport.OnPostgres;
-
-@OnPostgres
-class PostgresZeroWriteReaderTest extends ZeroWriteReaderContractTest {
-}
