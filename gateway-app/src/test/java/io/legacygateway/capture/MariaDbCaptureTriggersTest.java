@@ -1,16 +1,9 @@
 package io.legacygateway.capture;
 
-import io.legacygateway.testsupport.LegacyDatabases;
-import io.legacygateway.testsupport.TestDatabase;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
+import io.legacygateway.testsupport.OnMariaDb;
 
+@OnMariaDb
 class MariaDbCaptureTriggersTest extends CaptureTriggersContractTest {
-
-    @DynamicPropertySource
-    static void legacyDatabase(DynamicPropertyRegistry registry) {
-        LegacyDatabases.register(registry, "legacy", TestDatabase.MARIADB, MariaDbCaptureTriggersTest.class);
-    }
 
     @Override
     protected String createCustomers() {

@@ -1,15 +1,11 @@
 package io.legacygateway.capture;
 
-import io.legacygateway.testsupport.TestDatabase;
+import io.legacygateway.testsupport.OnMariaDb;
 import java.util.List;
 import org.springframework.jdbc.core.JdbcTemplate;
 
+@OnMariaDb
 class MariaDbTriggerInstallWithReadmeGrantsTest extends TriggerInstallWithReadmeGrantsTest {
-
-    @Override
-    protected TestDatabase database() {
-        return TestDatabase.MARIADB;
-    }
 
     @Override
     protected String adminUser() {

@@ -1,15 +1,11 @@
 package io.legacygateway.capture;
 
-import io.legacygateway.testsupport.TestDatabase;
+import io.legacygateway.testsupport.OnPostgres;
 import java.util.List;
 import org.springframework.jdbc.core.JdbcTemplate;
 
+@OnPostgres
 class PostgresTriggerInstallWithReadmeGrantsTest extends TriggerInstallWithReadmeGrantsTest {
-
-    @Override
-    protected TestDatabase database() {
-        return TestDatabase.POSTGRES;
-    }
 
     @Override
     protected String adminUser() {

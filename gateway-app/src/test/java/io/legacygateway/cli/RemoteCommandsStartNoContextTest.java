@@ -3,8 +3,7 @@ package io.legacygateway.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.legacygateway.testsupport.GatewayProcess;
-import io.legacygateway.testsupport.LegacyDatabases;
-import io.legacygateway.testsupport.TestDatabase;
+import io.legacygateway.testsupport.OnH2;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -17,8 +16,6 @@ import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.ActiveProfiles;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 /**
  * The commands that talk to a running gateway ({@code relay}, {@code dlq}, {@code reconcile}) run in a process of
@@ -33,12 +30,8 @@ import org.springframework.test.context.DynamicPropertySource;
         "gateway.dead-letters.depth-interval=0"})
 @ActiveProfiles("test")
 @DirtiesContext(classMode = DirtiesContext.ClassMode.AFTER_CLASS)
+@OnH2
 class RemoteCommandsStartNoContextTest {
-
-    @DynamicPropertySource
-    static void legacyDatabase(DynamicPropertyRegistry registry) {
-        LegacyDatabases.register(registry, "legacy", TestDatabase.H2, RemoteCommandsStartNoContextTest.class);
-    }
 
     @LocalServerPort
     int port;

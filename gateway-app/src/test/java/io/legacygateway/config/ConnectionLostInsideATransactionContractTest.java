@@ -42,13 +42,10 @@ abstract class ConnectionLostInsideATransactionContractTest {
     private HikariDataSource pool;
     private JdbcTemplate jdbc;
 
-    protected abstract TestDatabase database();
-
-    /** The statement that returns the session's own id on the server. */
-    protected abstract String sessionIdQuery();
-
-    /** Ends the session {@code id} on the server, from another session. */
-    protected abstract void endSession(JdbcTemplate other, long id);
+    /** The database this class runs against: its {@code @OnPostgres}, {@code @OnMariaDb} or {@code @OnH2}. */
+    protected TestDatabase database() {
+        return TestDatabase.of(getClass());
+    }
 
     @BeforeEach
     void pool() throws SQLException {
@@ -124,8 +121,9 @@ abstract class ConnectionLostInsideATransactionContractTest {
     /** One effect written, the session ended by the server, a second effect tried on the dead connection. */
     private void workLosingItsConnection() {
         jdbc.update("INSERT INTO effect (id) VALUES (1)");
-        long session = jdbc.queryForObject(sessionIdQuery(), Long.class);
-        endSession(new JdbcTemplate(new DriverManagerDataSource(pool.getJdbcUrl(), pool.getUsername(), "")), session);
+        long session = jdbc.queryForObject(database().sessionIdQuery(), Long.class);
+        JdbcTemplate other = new JdbcTemplate(new DriverManagerDataSource(pool.getJdbcUrl(), pool.getUsername(), ""));
+        database().endSession(other, session);
         jdbc.update("INSERT INTO effect (id) VALUES (2)");
     }
 }

@@ -123,7 +123,10 @@ abstract class InitializeSchemaCreatesOnlyWhatIsConfiguredContractTest {
                 .doesNotContain("CREATE TABLE IF NOT EXISTS inbox").doesNotContain("CREATE TABLE IF NOT EXISTS outbox");
     }
 
-    abstract TestDatabase database();
+    /** The database this class runs against: its {@code @OnPostgres}, {@code @OnMariaDb} or {@code @OnH2}. */
+    TestDatabase database() {
+        return TestDatabase.of(getClass());
+    }
 
     private static DataSource emptyDatabase(DynamicPropertyRegistry registry, String name, TestDatabase db,
                                             Class<?> testClass) {

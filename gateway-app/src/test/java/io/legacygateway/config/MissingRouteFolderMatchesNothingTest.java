@@ -2,8 +2,7 @@ package io.legacygateway.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.legacygateway.testsupport.LegacyDatabases;
-import io.legacygateway.testsupport.TestDatabase;
+import io.legacygateway.testsupport.OnH2;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -25,11 +24,11 @@ import org.springframework.test.context.DynamicPropertySource;
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.NONE)
 @ActiveProfiles("test")
 @DirtiesContext(classMode = DirtiesContext.ClassMode.AFTER_CLASS)
+@OnH2
 class MissingRouteFolderMatchesNothingTest {
 
     @DynamicPropertySource
     static void routesWithoutInboxFolder(DynamicPropertyRegistry registry) throws IOException {
-        LegacyDatabases.register(registry, "legacy", TestDatabase.H2, MissingRouteFolderMatchesNothingTest.class);
         Path routes = Files.createTempDirectory("gateway-routes");
         routes.toFile().deleteOnExit();
         Path outbox = Files.createDirectory(routes.resolve("outbox"));

@@ -3,10 +3,9 @@ package io.legacygateway.deadletter;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.legacygateway.envelope.EventEnvelope;
-import io.legacygateway.testsupport.LegacyDatabases;
+import io.legacygateway.testsupport.OnPostgres;
 import io.legacygateway.testsupport.StandaloneArtemis;
 import io.legacygateway.testsupport.StandaloneBroker;
-import io.legacygateway.testsupport.TestDatabase;
 import jakarta.jms.ConnectionFactory;
 import java.math.BigDecimal;
 import java.time.Duration;
@@ -32,11 +31,11 @@ import org.springframework.test.context.DynamicPropertySource;
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.NONE,
         properties = "gateway.dead-letters.depth-interval=0")
 @ActiveProfiles("test")
+@OnPostgres(dataSource = "target")
 class CrashDuringRedeliveryBeforeCommitTest extends DeadLetterTestSupport {
 
     @DynamicPropertySource
     static void targetDatabaseAndBroker(DynamicPropertyRegistry registry) {
-        LegacyDatabases.register(registry, "target", TestDatabase.POSTGRES, CrashDuringRedeliveryBeforeCommitTest.class);
         registry.add("gateway.datasources.target.maximum-pool-size", () -> "4");
         StandaloneBroker.register(registry);
     }

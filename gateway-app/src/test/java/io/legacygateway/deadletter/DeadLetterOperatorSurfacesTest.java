@@ -7,21 +7,17 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.legacygateway.broker.BrokerConnections;
 import io.legacygateway.cli.GatewayCli;
 import io.legacygateway.envelope.EventEnvelope;
-import io.legacygateway.testsupport.LegacyDatabases;
-import io.legacygateway.testsupport.TestDatabase;
+import io.legacygateway.testsupport.OnPostgres;
+import io.legacygateway.testsupport.OperatorHttp;
 import jakarta.jms.ConnectionFactory;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
 import java.math.BigDecimal;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import javax.management.ObjectName;
@@ -45,6 +41,7 @@ import org.springframework.test.context.DynamicPropertySource;
         // @SpringBootTest turns JMX off; the gateway (application.yml) has it on, and Hawtio shows what it exports
         "spring.jmx.enabled=true"})
 @ActiveProfiles("test")
+@OnPostgres(dataSource = "target")
 class DeadLetterOperatorSurfacesTest extends DeadLetterTestSupport {
 
     static final String OPERATOR = "test-operator:test-operator-secret";
@@ -53,7 +50,6 @@ class DeadLetterOperatorSurfacesTest extends DeadLetterTestSupport {
 
     @DynamicPropertySource
     static void targetDatabase(DynamicPropertyRegistry registry) {
-        LegacyDatabases.register(registry, "target", TestDatabase.POSTGRES, DeadLetterOperatorSurfacesTest.class);
         registry.add("gateway.datasources.target.maximum-pool-size", () -> "4");
     }
 
@@ -62,7 +58,7 @@ class DeadLetterOperatorSurfacesTest extends DeadLetterTestSupport {
     @Autowired
     ConnectionFactory connectionFactory;
 
-    final HttpClient http = HttpClient.newHttpClient();
+    final OperatorHttp http = new OperatorHttp(() -> "http://127.0.0.1:" + port, Duration.ofSeconds(60));
 
     @Override
     protected ConnectionFactory brokerConnectionFactory() {
@@ -85,7 +81,7 @@ class DeadLetterOperatorSurfacesTest extends DeadLetterTestSupport {
         EventEnvelope[] sent = twoDeadLetters(queue);
         String dlq = deadLetterQueue(queue);
 
-        HttpResponse<String> overview = get("/api/dead-letters", VIEWER);
+        HttpResponse<String> overview = http.get("/api/dead-letters", VIEWER);
         assertThat(overview.statusCode()).isEqualTo(200);
         JsonNode groups = JSON.readTree(overview.body()).path("groups");
         List<JsonNode> mine = new ArrayList<>();
@@ -101,7 +97,7 @@ class DeadLetterOperatorSurfacesTest extends DeadLetterTestSupport {
             assertThat(g.path("applied").asInt()).isZero();
         });
 
-        JsonNode page = JSON.readTree(get("/api/dead-letters/messages?queue=" + queue + "&type=OrderCreated&limit=1",
+        JsonNode page = JSON.readTree(http.get("/api/dead-letters/messages?queue=" + queue + "&type=OrderCreated&limit=1",
                 VIEWER).body());
         assertThat(page.path("total").asInt()).isEqualTo(2);
         assertThat(page.path("messages")).hasSize(1);
@@ -109,14 +105,14 @@ class DeadLetterOperatorSurfacesTest extends DeadLetterTestSupport {
         assertThat(page.path("messages").get(0).path("inbox").path("state").asText()).isEqualTo("NOT_APPLIED");
         assertThat(page.path("messages").get(0).has("body")).isFalse();
         String withBody = "/api/dead-letters/messages?queue=" + queue + "&offset=1&limit=1&body=true";
-        assertError(get(withBody, VIEWER), 403, "body=true needs the OPERATOR role");
-        JsonNode second = JSON.readTree(get(withBody, OPERATOR).body()).path("messages").get(0);
+        assertError(http.get(withBody, VIEWER), 403, "body=true needs the OPERATOR role");
+        JsonNode second = JSON.readTree(http.get(withBody, OPERATOR).body()).path("messages").get(0);
         assertThat(second.path("eventId").asText()).isEqualTo(sent[1].id());
         assertThat(second.path("body").asText()).isEqualTo(body(sent[1]));
 
         String dryRun = "{\"queue\":\"" + queue + "\",\"dryRun\":true}";
-        assertThat(post("/api/dead-letters/redeliver", dryRun, VIEWER).statusCode()).as("viewer").isEqualTo(403);
-        HttpResponse<String> report = post("/api/dead-letters/redeliver", dryRun, OPERATOR);
+        assertThat(http.post("/api/dead-letters/redeliver", dryRun, VIEWER).statusCode()).as("viewer").isEqualTo(403);
+        HttpResponse<String> report = http.post("/api/dead-letters/redeliver", dryRun, OPERATOR);
         assertThat(report.statusCode()).isEqualTo(200);
         assertThat(JSON.readTree(report.body()).path("moved").asInt()).isEqualTo(2);
         assertThat(JSON.readTree(report.body()).path("dryRun").asBoolean()).isTrue();
@@ -126,7 +122,7 @@ class DeadLetterOperatorSurfacesTest extends DeadLetterTestSupport {
         assertThat(deadLetters(queue)).hasSize(2);
 
         openWallet("zed");
-        HttpResponse<String> moved = post("/api/dead-letters/redeliver", "{\"ids\":[\"" + sent[1].id()
+        HttpResponse<String> moved = http.post("/api/dead-letters/redeliver", "{\"ids\":[\"" + sent[1].id()
                 + "\"],\"dryRun\":false,\"ratePerSecond\":100,\"inboxPolicy\":\"SKIP_APPLIED\"}", OPERATOR);
         assertThat(moved.statusCode()).isEqualTo(200);
         assertThat(JSON.readTree(moved.body()).path("moved").asInt()).isEqualTo(1);
@@ -137,20 +133,20 @@ class DeadLetterOperatorSurfacesTest extends DeadLetterTestSupport {
 
     @Test
     void badRequestsAreRefusedNamingTheProblem() throws Exception {
-        assertError(get("/api/dead-letters/messages?typo=1", VIEWER), 400, "filter: unknown key 'typo'");
-        assertError(get("/api/dead-letters/messages?from=yesterday", VIEWER), 400, "'from' = 'yesterday'");
-        assertError(get("/api/dead-letters/messages?limit=0", VIEWER), 400, "limit: 0 is outside 1-1000");
-        assertError(get("/api/dead-letters/messages?queue=no.such.queue", VIEWER), 404,
+        assertError(http.get("/api/dead-letters/messages?typo=1", VIEWER), 400, "filter: unknown key 'typo'");
+        assertError(http.get("/api/dead-letters/messages?from=yesterday", VIEWER), 400, "'from' = 'yesterday'");
+        assertError(http.get("/api/dead-letters/messages?limit=0", VIEWER), 400, "limit: 0 is outside 1-1000");
+        assertError(http.get("/api/dead-letters/messages?queue=no.such.queue", VIEWER), 404,
                 "no dead-letter queue 'no.such.queue' on address DLA");
         String path = "/api/dead-letters/redeliver";
-        assertError(post(path, "{}", OPERATOR), 400, "dryRun is required");
-        assertError(post(path, "{\"dryrun\":true}", OPERATOR), 400, "unknown field 'dryrun'");
-        assertError(post(path, "{\"dryRun\":true,\"inboxPolicy\":\"NOPE\"}", OPERATOR), 400,
+        assertError(http.post(path, "{}", OPERATOR), 400, "dryRun is required");
+        assertError(http.post(path, "{\"dryrun\":true}", OPERATOR), 400, "unknown field 'dryrun'");
+        assertError(http.post(path, "{\"dryRun\":true,\"inboxPolicy\":\"NOPE\"}", OPERATOR), 400,
                 "inboxPolicy: 'NOPE' is not one of");
-        assertError(post(path, "{\"dryRun\":true,\"ratePerSecond\":-1}", OPERATOR), 400, "ratePerSecond: -1");
-        assertError(post(path, "{\"dryRun\":true,\"queue\":\"no.such.queue\"}", OPERATOR), 404,
+        assertError(http.post(path, "{\"dryRun\":true,\"ratePerSecond\":-1}", OPERATOR), 400, "ratePerSecond: -1");
+        assertError(http.post(path, "{\"dryRun\":true,\"queue\":\"no.such.queue\"}", OPERATOR), 404,
                 "no dead-letter queue 'no.such.queue'");
-        assertThat(post(path, "{\"dryRun\":", OPERATOR).statusCode()).as("not JSON").isEqualTo(400);
+        assertThat(http.post(path, "{\"dryRun\":", OPERATOR).statusCode()).as("not JSON").isEqualTo(400);
     }
 
     @Test
@@ -162,7 +158,7 @@ class DeadLetterOperatorSurfacesTest extends DeadLetterTestSupport {
                 .as(ManagementFactory.getPlatformMBeanServer().queryNames(new ObjectName("io.legacygateway:*"), null)
                         .toString()).isTrue();
 
-        HttpResponse<String> list = get("/actuator/jolokia/list/io.legacygateway", VIEWER);
+        HttpResponse<String> list = http.get("/actuator/jolokia/list/io.legacygateway", VIEWER);
         assertThat(list.statusCode()).isEqualTo(200);
         JsonNode mbeans = JSON.readTree(list.body()).path("value");
         JsonNode deadLetters = null;
@@ -178,8 +174,8 @@ class DeadLetterOperatorSurfacesTest extends DeadLetterTestSupport {
         assertThat(operations).contains("queues", "groups", "messages", "redeliver", "redeliverWithOptions");
 
         String groups = "{\"type\":\"exec\",\"mbean\":\"" + DeadLetterOperatorSurface.OBJECT_NAME + "\",\"operation\":\"groups\"}";
-        assertThat(post("/actuator/jolokia", groups, VIEWER).statusCode()).as("exec needs OPERATOR").isEqualTo(403);
-        JsonNode listed = JSON.readTree(post("/actuator/jolokia", groups, OPERATOR).body());
+        assertThat(http.post("/actuator/jolokia", groups, VIEWER).statusCode()).as("exec needs OPERATOR").isEqualTo(403);
+        JsonNode listed = JSON.readTree(http.post("/actuator/jolokia", groups, OPERATOR).body());
         assertThat(listed.path("status").asInt()).isEqualTo(200);
         List<JsonNode> mine = new ArrayList<>();
         listed.path("value").forEach(g -> {
@@ -191,7 +187,7 @@ class DeadLetterOperatorSurfacesTest extends DeadLetterTestSupport {
 
         String redeliver = "{\"type\":\"exec\",\"mbean\":\"" + DeadLetterOperatorSurface.OBJECT_NAME + "\",\"operation\":"
                 + "\"redeliver\",\"arguments\":[\"" + queue + "\",\"type=OrderCreated&reasonClass=BUSINESS_RULE\",true]}";
-        JsonNode report = JSON.readTree(post("/actuator/jolokia", redeliver, OPERATOR).body());
+        JsonNode report = JSON.readTree(http.post("/actuator/jolokia", redeliver, OPERATOR).body());
         assertThat(report.path("status").asInt()).as(report.toString()).isEqualTo(200);
         assertThat(report.path("value").path("dryRun").asBoolean()).isTrue();
         assertThat(report.path("value").path("moved").asInt()).isEqualTo(2);
@@ -201,7 +197,7 @@ class DeadLetterOperatorSurfacesTest extends DeadLetterTestSupport {
 
         String bad = "{\"type\":\"exec\",\"mbean\":\"" + DeadLetterOperatorSurface.OBJECT_NAME + "\",\"operation\":"
                 + "\"redeliver\",\"arguments\":[\"" + queue + "\",\"tpye=OrderCreated\",true]}";
-        JsonNode refused = JSON.readTree(post("/actuator/jolokia", bad, OPERATOR).body());
+        JsonNode refused = JSON.readTree(http.post("/actuator/jolokia", bad, OPERATOR).body());
         assertThat(refused.path("error").asText()).contains("unknown key 'tpye'");
         assertThat(deadLetters(queue)).hasSize(2);
     }
@@ -266,19 +262,5 @@ class DeadLetterOperatorSurfacesTest extends DeadLetterTestSupport {
     private static void assertError(HttpResponse<String> response, int status, String text) {
         assertThat(response.statusCode()).as(response.body()).isEqualTo(status);
         assertThat(response.body()).contains(text);
-    }
-
-    private HttpResponse<String> get(String path, String credentials) throws Exception {
-        return http.send(request(path, credentials).GET().build(), HttpResponse.BodyHandlers.ofString());
-    }
-
-    private HttpResponse<String> post(String path, String body, String credentials) throws Exception {
-        return http.send(request(path, credentials).header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
-    }
-
-    private HttpRequest.Builder request(String path, String credentials) {
-        return HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).header("Authorization",
-                "Basic " + Base64.getEncoder().encodeToString(credentials.getBytes(StandardCharsets.UTF_8)));
     }
 }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.legacygateway.envelope.EnvelopeMessages;
 import io.legacygateway.envelope.EventEnvelope;
 import io.legacygateway.testsupport.StandaloneArtemis;
+import io.legacygateway.testsupport.StandaloneBroker;
 import jakarta.jms.ConnectionFactory;
 import jakarta.jms.Message;
 import java.math.BigDecimal;
@@ -19,6 +20,8 @@ import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.test.context.ActiveProfiles;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
 
 /**
  * Dead-letter listing and redelivery against the standalone broker (booted with artemis-config/broker.xml) and a real
@@ -32,6 +35,12 @@ import org.springframework.test.context.ActiveProfiles;
         "gateway.dead-letters.default-rate-per-second=20"})
 @ActiveProfiles("test")
 abstract class DeadLetterRedeliveryContractTest extends DeadLetterTestSupport {
+
+    @DynamicPropertySource
+    static void targetPoolAndBroker(DynamicPropertyRegistry registry) {
+        registry.add("gateway.datasources.target.maximum-pool-size", () -> "4");
+        StandaloneBroker.register(registry);
+    }
 
     @Override
     protected ConnectionFactory brokerConnectionFactory() {

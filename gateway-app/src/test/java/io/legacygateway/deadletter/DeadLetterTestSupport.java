@@ -6,7 +6,6 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.legacygateway.config.GatewayDataSources;
 import io.legacygateway.envelope.EnvelopeCodec;
-import io.legacygateway.envelope.EnvelopeMessages;
 import io.legacygateway.envelope.EnvelopeVersion;
 import io.legacygateway.envelope.EventEnvelope;
 import io.legacygateway.inbox.InboxConsumerTemplate;
@@ -14,13 +13,9 @@ import io.legacygateway.testsupport.QueueProbe;
 import io.legacygateway.testsupport.InboxFaults;
 import io.legacygateway.testsupport.MutableClock;
 import io.micrometer.core.instrument.MeterRegistry;
-import jakarta.jms.Connection;
 import jakarta.jms.ConnectionFactory;
-import jakarta.jms.DeliveryMode;
 import jakarta.jms.JMSException;
 import jakarta.jms.Message;
-import jakarta.jms.MessageProducer;
-import jakarta.jms.Session;
 import jakarta.jms.TextMessage;
 import java.math.BigDecimal;
 import java.time.Duration;
@@ -195,19 +190,7 @@ abstract class DeadLetterTestSupport {
     }
 
     protected void sendRaw(String queue, List<String> bodies, EventEnvelope... envelopes) {
-        try (Connection c = brokerConnectionFactory().createConnection();
-             Session s = c.createSession(true, Session.SESSION_TRANSACTED);
-             MessageProducer p = s.createProducer(s.createQueue(queue))) {
-            for (int i = 0; i < bodies.size(); i++) {
-                TextMessage m = i < envelopes.length && envelopes[i] != null
-                        ? EnvelopeMessages.toMessage(s, envelopes[i], bodies.get(i), envelopes[i].id(), null)
-                        : s.createTextMessage(bodies.get(i));
-                p.send(m, DeliveryMode.PERSISTENT, Message.DEFAULT_PRIORITY, 0L);
-            }
-            s.commit();
-        } catch (JMSException e) {
-            throw new IllegalStateException(e);
-        }
+        new QueueProbe(brokerConnectionFactory()).send(queue, bodies, true, envelopes);
     }
 
     protected String deadLetterQueue(String queue) {

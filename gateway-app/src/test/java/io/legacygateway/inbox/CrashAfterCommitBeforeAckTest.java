@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.legacygateway.envelope.EventEnvelope;
 import io.legacygateway.testsupport.StandaloneArtemis;
+import io.legacygateway.testsupport.StandaloneBroker;
 import jakarta.jms.ConnectionFactory;
 import java.time.Duration;
 import java.util.Map;
@@ -13,6 +14,8 @@ import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.test.context.ActiveProfiles;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
 
 /**
  * Failure window: the inbox transaction (inbox row + effect) committed, then the delivery failed before the JMS
@@ -27,6 +30,12 @@ import org.springframework.test.context.ActiveProfiles;
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.NONE)
 @ActiveProfiles("test")
 abstract class CrashAfterCommitBeforeAckTest extends InboxTestSupport {
+
+    @DynamicPropertySource
+    static void targetPoolAndBroker(DynamicPropertyRegistry registry) {
+        registry.add("gateway.datasources.target.maximum-pool-size", () -> "6");
+        StandaloneBroker.register(registry);
+    }
 
     @Override
     protected ConnectionFactory brokerConnectionFactory() {

@@ -3,11 +3,10 @@ package io.legacygateway.inbox;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.legacygateway.envelope.EventEnvelope;
-import io.legacygateway.testsupport.LegacyDatabases;
+import io.legacygateway.testsupport.OnPostgres;
 import io.legacygateway.testsupport.QueueProbe;
 import io.legacygateway.testsupport.StandaloneArtemis;
 import io.legacygateway.testsupport.StandaloneBroker;
-import io.legacygateway.testsupport.TestDatabase;
 import jakarta.jms.ConnectionFactory;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -30,6 +29,7 @@ import org.springframework.test.context.DynamicPropertySource;
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.NONE)
 @ActiveProfiles("test")
+@OnPostgres(dataSource = "target")
 class DeliveriesOpenNoConnectionEachTest extends InboxTestSupport {
 
     static final int SESSIONS = 2;
@@ -39,7 +39,6 @@ class DeliveriesOpenNoConnectionEachTest extends InboxTestSupport {
 
     @DynamicPropertySource
     static void targetDatabaseAndBroker(DynamicPropertyRegistry registry) {
-        LegacyDatabases.register(registry, "target", TestDatabase.POSTGRES, DeliveriesOpenNoConnectionEachTest.class);
         registry.add("gateway.datasources.target.maximum-pool-size", () -> "4");
         StandaloneBroker.register(registry);
     }

@@ -12,6 +12,8 @@ import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.test.context.ActiveProfiles;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
 
 /**
  * Failure window: two copies of one message (the broker's duplicate detection bypassed: different JMS messages, no
@@ -23,6 +25,11 @@ import org.springframework.test.context.ActiveProfiles;
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.NONE)
 @ActiveProfiles("test")
 abstract class DuplicateDeliveryTest extends InboxTestSupport {
+
+    @DynamicPropertySource
+    static void targetPool(DynamicPropertyRegistry registry) {
+        registry.add("gateway.datasources.target.maximum-pool-size", () -> "6");
+    }
 
     private final EnvelopeCodec codec = new EnvelopeCodec();
 

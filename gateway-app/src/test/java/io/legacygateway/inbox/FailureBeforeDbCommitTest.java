@@ -11,6 +11,8 @@ import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.test.context.ActiveProfiles;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
 
 /**
  * Failure window: the delivery fails after the inbox row and the effect were written, before the database commit.
@@ -21,6 +23,11 @@ import org.springframework.test.context.ActiveProfiles;
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.NONE)
 @ActiveProfiles("test")
 abstract class FailureBeforeDbCommitTest extends InboxTestSupport {
+
+    @DynamicPropertySource
+    static void targetPool(DynamicPropertyRegistry registry) {
+        registry.add("gateway.datasources.target.maximum-pool-size", () -> "6");
+    }
 
     @Test
     void aFailureBeforeTheDatabaseCommitLeavesNothingAndTheRedeliveryAppliesTheEffectOnce() {

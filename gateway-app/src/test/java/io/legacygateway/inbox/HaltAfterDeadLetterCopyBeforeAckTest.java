@@ -3,12 +3,11 @@ package io.legacygateway.inbox;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.legacygateway.envelope.EventEnvelope;
-import io.legacygateway.testsupport.LegacyDatabases;
+import io.legacygateway.testsupport.OnPostgres;
 import io.legacygateway.testsupport.QueueProbe;
 import io.legacygateway.testsupport.StandaloneArtemis;
 import io.legacygateway.testsupport.StandaloneBroker;
 import io.legacygateway.testsupport.TcpProxy;
-import io.legacygateway.testsupport.TestDatabase;
 import jakarta.jms.ConnectionFactory;
 import java.time.Duration;
 import java.util.Map;
@@ -38,6 +37,7 @@ import org.springframework.test.context.DynamicPropertySource;
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.NONE)
 @ActiveProfiles("test")
+@OnPostgres(dataSource = "target")
 class HaltAfterDeadLetterCopyBeforeAckTest extends InboxTestSupport {
 
     private static final TcpProxy BROKER_PROXY =
@@ -45,7 +45,6 @@ class HaltAfterDeadLetterCopyBeforeAckTest extends InboxTestSupport {
 
     @DynamicPropertySource
     static void targetDatabaseAndBrokerThroughProxy(DynamicPropertyRegistry registry) {
-        LegacyDatabases.register(registry, "target", TestDatabase.POSTGRES, HaltAfterDeadLetterCopyBeforeAckTest.class);
         registry.add("gateway.datasources.target.maximum-pool-size", () -> "4");
         StandaloneBroker.register(registry, () -> "tcp://127.0.0.1:" + BROKER_PROXY.port());
     }

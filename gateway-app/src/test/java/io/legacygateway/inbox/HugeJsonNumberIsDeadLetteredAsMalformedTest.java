@@ -14,6 +14,8 @@ import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.test.context.ActiveProfiles;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
 
 /**
  * JSON numbers are bound as exact decimals: beyond a bound they were stored as another value (PostgreSQL stored
@@ -25,6 +27,11 @@ import org.springframework.test.context.ActiveProfiles;
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.NONE)
 @ActiveProfiles("test")
 abstract class HugeJsonNumberIsDeadLetteredAsMalformedTest extends InboxTestSupport {
+
+    @DynamicPropertySource
+    static void targetPool(DynamicPropertyRegistry registry) {
+        registry.add("gateway.datasources.target.maximum-pool-size", () -> "6");
+    }
 
     private final EnvelopeCodec codec = new EnvelopeCodec();
 

@@ -16,6 +16,8 @@ import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.test.context.ActiveProfiles;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
 
 /**
  * The batch: messages queued before the consumer starts are received on one JMS session and applied in one database
@@ -27,6 +29,11 @@ import org.springframework.test.context.ActiveProfiles;
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.NONE)
 @ActiveProfiles("test")
 abstract class InboxBatchTest extends InboxTestSupport {
+
+    @DynamicPropertySource
+    static void targetPool(DynamicPropertyRegistry registry) {
+        registry.add("gateway.datasources.target.maximum-pool-size", () -> "6");
+    }
 
     private final EnvelopeCodec codec = new EnvelopeCodec();
 

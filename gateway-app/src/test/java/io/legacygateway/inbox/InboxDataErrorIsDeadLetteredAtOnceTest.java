@@ -12,6 +12,8 @@ import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.test.context.ActiveProfiles;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
 
 /**
  * A message whose effect the database refuses for its data (SQLSTATE class 22/23: a value longer than its column, a
@@ -24,6 +26,11 @@ import org.springframework.test.context.ActiveProfiles;
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.NONE)
 @ActiveProfiles("test")
 abstract class InboxDataErrorIsDeadLetteredAtOnceTest extends InboxTestSupport {
+
+    @DynamicPropertySource
+    static void targetPool(DynamicPropertyRegistry registry) {
+        registry.add("gateway.datasources.target.maximum-pool-size", () -> "6");
+    }
 
     /** Customer ids the effect's {@code customer_id VARCHAR(64)} column refuses on this database. */
     protected List<String> refusedCustomers() {

@@ -2,8 +2,7 @@ package io.legacygateway.inbox;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.legacygateway.testsupport.LegacyDatabases;
-import io.legacygateway.testsupport.TestDatabase;
+import io.legacygateway.testsupport.OnPostgres;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -30,11 +29,11 @@ import org.springframework.test.context.DynamicPropertySource;
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.NONE)
 @ActiveProfiles("test")
+@OnPostgres(dataSource = "target")
 class InboxTemplateDurationsTest extends InboxTestSupport {
 
     @DynamicPropertySource
     static void targetDatabase(DynamicPropertyRegistry registry) {
-        LegacyDatabases.register(registry, "target", TestDatabase.POSTGRES, InboxTemplateDurationsTest.class);
         registry.add("gateway.datasources.target.maximum-pool-size", () -> "4");
     }
 

@@ -5,20 +5,13 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.legacygateway.config.GatewayDataSources;
 import io.legacygateway.config.TemplateParameters;
 import io.legacygateway.envelope.EnvelopeCodec;
-import io.legacygateway.envelope.EnvelopeMessages;
 import io.legacygateway.envelope.EnvelopeVersion;
 import io.legacygateway.envelope.EventEnvelope;
 import io.legacygateway.testsupport.QueueProbe;
 import io.legacygateway.testsupport.InboxFaults;
 import io.micrometer.core.instrument.MeterRegistry;
-import jakarta.jms.Connection;
 import jakarta.jms.ConnectionFactory;
-import jakarta.jms.DeliveryMode;
-import jakarta.jms.JMSException;
 import jakarta.jms.Message;
-import jakarta.jms.MessageProducer;
-import jakarta.jms.Session;
-import jakarta.jms.TextMessage;
 import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -203,22 +196,12 @@ abstract class InboxTestSupport {
         sendRaw(queue, bodies, envelopes);
     }
 
-    /** Publishes bodies as they are; {@code envelopes[i]} (when present) supplies the properties of body i. */
+    /**
+     * Publishes bodies as they are; {@code envelopes[i]} (when present) supplies the properties of body i, with no
+     * duplicate id: tests of duplicate deliveries send one envelope twice.
+     */
     protected void sendRaw(String queue, List<String> bodies, EventEnvelope... envelopes) {
-        try (Connection c = brokerConnectionFactory().createConnection();
-             Session s = c.createSession(true, Session.SESSION_TRANSACTED);
-             MessageProducer p = s.createProducer(s.createQueue(queue))) {
-            for (int i = 0; i < bodies.size(); i++) {
-                // no duplicate id: tests of duplicate deliveries send one envelope twice
-                TextMessage m = i < envelopes.length && envelopes[i] != null
-                        ? EnvelopeMessages.toMessage(s, envelopes[i], bodies.get(i), null, null)
-                        : s.createTextMessage(bodies.get(i));
-                p.send(m, DeliveryMode.PERSISTENT, Message.DEFAULT_PRIORITY, 0L);
-            }
-            s.commit();
-        } catch (JMSException e) {
-            throw new IllegalStateException(e);
-        }
+        new QueueProbe(brokerConnectionFactory()).send(queue, bodies, false, envelopes);
     }
 
     /** Messages on a queue (browsed); 0 when the queue does not exist (a dead-letter queue nobody needed yet). */
@@ -273,10 +256,6 @@ abstract class InboxTestSupport {
     }
 
     protected static String property(Message m, String name) {
-        try {
-            return m.getStringProperty(name);
-        } catch (JMSException e) {
-            throw new IllegalStateException(e);
-        }
+        return QueueProbe.property(m, name);
     }
 }

@@ -4,8 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.legacygateway.envelope.EventEnvelope;
-import io.legacygateway.testsupport.LegacyDatabases;
-import io.legacygateway.testsupport.TestDatabase;
+import io.legacygateway.testsupport.OnMariaDb;
 import java.time.Duration;
 import java.util.Map;
 import org.awaitility.Awaitility;
@@ -23,12 +22,11 @@ import org.springframework.test.context.DynamicPropertySource;
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.NONE)
 @ActiveProfiles("test")
+@OnMariaDb(dataSource = "target")
 class MariaDbInboxIdsWithTrailingSpacesAreDistinctTest extends InboxTestSupport {
 
     @DynamicPropertySource
     static void targetDatabase(DynamicPropertyRegistry registry) {
-        LegacyDatabases.register(registry, "target", TestDatabase.MARIADB,
-                MariaDbInboxIdsWithTrailingSpacesAreDistinctTest.class);
         registry.add("gateway.datasources.target.maximum-pool-size", () -> "6");
     }
 

@@ -3,8 +3,7 @@ package io.legacygateway.inbox;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.legacygateway.envelope.EventEnvelope;
-import io.legacygateway.testsupport.LegacyDatabases;
-import io.legacygateway.testsupport.TestDatabase;
+import io.legacygateway.testsupport.OnMariaDb;
 import jakarta.jms.Message;
 import java.time.Duration;
 import java.util.Map;
@@ -24,12 +23,11 @@ import org.springframework.test.context.DynamicPropertySource;
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.NONE)
 @ActiveProfiles("test")
+@OnMariaDb(dataSource = "target")
 class MariaDbMessageThatDropsTheConnectionIsDeadLetteredTest extends InboxTestSupport {
 
     @DynamicPropertySource
     static void targetDatabase(DynamicPropertyRegistry registry) {
-        LegacyDatabases.register(registry, "target", TestDatabase.MARIADB,
-                MariaDbMessageThatDropsTheConnectionIsDeadLetteredTest.class);
         registry.add("gateway.datasources.target.maximum-pool-size", () -> "6");
     }
 

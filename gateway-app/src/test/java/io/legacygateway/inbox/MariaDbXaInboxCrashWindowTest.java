@@ -1,11 +1,7 @@
 package io.legacygateway.inbox;
 
-import io.legacygateway.testsupport.TestDatabase;
+import io.legacygateway.testsupport.OnMariaDb;
 
+@OnMariaDb
 class MariaDbXaInboxCrashWindowTest extends XaInboxCrashWindowContractTest {
-
-    @Override
-    protected TestDatabase database() {
-        return TestDatabase.MARIADB;
-    }
 }

@@ -1,15 +1,7 @@
 package io.legacygateway.inbox;
 
-import io.legacygateway.testsupport.LegacyDatabases;
-import io.legacygateway.testsupport.TestDatabase;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
+import io.legacygateway.testsupport.OnPostgres;
 
+@OnPostgres(dataSource = "target")
 class PostgresFailureBeforeDbCommitTest extends FailureBeforeDbCommitTest {
-
-    @DynamicPropertySource
-    static void targetDatabase(DynamicPropertyRegistry registry) {
-        LegacyDatabases.register(registry, "target", TestDatabase.POSTGRES, PostgresFailureBeforeDbCommitTest.class);
-        registry.add("gateway.datasources.target.maximum-pool-size", () -> "6");
-    }
 }

@@ -1,36 +1,8 @@
 package io.legacygateway.inbox;
 
-import io.legacygateway.testsupport.LegacyDatabases;
-import io.legacygateway.testsupport.StandaloneArtemis;
-import io.legacygateway.testsupport.StandaloneBroker;
-import io.legacygateway.testsupport.TestDatabase;
-import io.legacygateway.testsupport.XaTransactionLog;
-import jakarta.jms.ConnectionFactory;
-import java.util.HashMap;
-import java.util.Map;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
+import io.legacygateway.testsupport.OnPostgres;
 
-/** The inbox consumer's contract again, every consumer with {@code transactionMode: XA} (the standalone broker). */
-class PostgresInboxConsumerInXaTest extends InboxConsumerContractTest {
-
-    @DynamicPropertySource
-    static void targetDatabaseAndBroker(DynamicPropertyRegistry registry) {
-        LegacyDatabases.register(registry, "target", TestDatabase.POSTGRES, PostgresInboxConsumerInXaTest.class);
-        registry.add("gateway.datasources.target.maximum-pool-size", () -> "6");
-        StandaloneBroker.register(registry);
-        XaTransactionLog.register(registry);
-    }
-
-    @Override
-    protected ConnectionFactory brokerConnectionFactory() {
-        return StandaloneArtemis.shared().adminConnectionFactory();
-    }
-
-    @Override
-    protected Map<String, String> parameters(String consumer, String queue, Map<String, String> extra) {
-        Map<String, String> xa = new HashMap<>(extra);
-        xa.putIfAbsent("transactionMode", "XA");
-        return super.parameters(consumer, queue, xa);
-    }
+/** {@link InboxConsumerInXaContractTest} on PostgreSQL. */
+@OnPostgres(dataSource = "target")
+class PostgresInboxConsumerInXaTest extends InboxConsumerInXaContractTest {
 }

@@ -1,19 +1,10 @@
 package io.legacygateway.inbox;
 
-import io.legacygateway.testsupport.LegacyDatabases;
-import io.legacygateway.testsupport.TestDatabase;
+import io.legacygateway.testsupport.OnPostgres;
 import java.util.List;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
+@OnPostgres(dataSource = "target")
 class PostgresInboxDataErrorIsDeadLetteredAtOnceTest extends InboxDataErrorIsDeadLetteredAtOnceTest {
-
-    @DynamicPropertySource
-    static void targetDatabase(DynamicPropertyRegistry registry) {
-        LegacyDatabases.register(registry, "target", TestDatabase.POSTGRES,
-                PostgresInboxDataErrorIsDeadLetteredAtOnceTest.class);
-        registry.add("gateway.datasources.target.maximum-pool-size", () -> "6");
-    }
 
     /** Too long, and a NUL character, which PostgreSQL text cannot hold. */
     @Override

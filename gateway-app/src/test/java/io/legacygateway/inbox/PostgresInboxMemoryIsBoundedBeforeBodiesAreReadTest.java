@@ -4,8 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.legacygateway.envelope.EnvelopeCodec;
 import io.legacygateway.envelope.EventEnvelope;
-import io.legacygateway.testsupport.LegacyDatabases;
-import io.legacygateway.testsupport.TestDatabase;
+import io.legacygateway.testsupport.OnPostgres;
 import jakarta.jms.Message;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -26,14 +25,13 @@ import org.springframework.test.context.DynamicPropertySource;
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.NONE)
 @ActiveProfiles("test")
+@OnPostgres(dataSource = "target")
 class PostgresInboxMemoryIsBoundedBeforeBodiesAreReadTest extends InboxTestSupport {
 
     private final EnvelopeCodec codec = new EnvelopeCodec();
 
     @DynamicPropertySource
     static void targetDatabase(DynamicPropertyRegistry registry) {
-        LegacyDatabases.register(registry, "target", TestDatabase.POSTGRES,
-                PostgresInboxMemoryIsBoundedBeforeBodiesAreReadTest.class);
         registry.add("gateway.datasources.target.maximum-pool-size", () -> "6");
     }
 

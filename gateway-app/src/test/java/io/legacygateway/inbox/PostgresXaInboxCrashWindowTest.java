@@ -1,11 +1,7 @@
 package io.legacygateway.inbox;
 
-import io.legacygateway.testsupport.TestDatabase;
+import io.legacygateway.testsupport.OnPostgres;
 
+@OnPostgres
 class PostgresXaInboxCrashWindowTest extends XaInboxCrashWindowContractTest {
-
-    @Override
-    protected TestDatabase database() {
-        return TestDatabase.POSTGRES;
-    }
 }

@@ -3,8 +3,7 @@ package io.legacygateway.inbox;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.legacygateway.envelope.EventEnvelope;
-import io.legacygateway.testsupport.LegacyDatabases;
-import io.legacygateway.testsupport.TestDatabase;
+import io.legacygateway.testsupport.OnPostgres;
 import java.time.Duration;
 import java.util.Map;
 import org.awaitility.Awaitility;
@@ -12,8 +11,6 @@ import org.junit.jupiter.api.RepeatedTest;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.test.context.ActiveProfiles;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 /**
  * Failure window: an inbox consumer stopped while its listener is still in its first receive (a route edited or a
@@ -24,15 +21,11 @@ import org.springframework.test.context.DynamicPropertySource;
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.NONE)
 @ActiveProfiles("test")
+@OnPostgres(dataSource = "target")
 class StopBeforeFirstReceiveEndsTest extends InboxTestSupport {
 
     /** The receive timeout (1 s), the interrupt, and ample room for a busy machine: below the recovery interval. */
     private static final Duration STOP_BOUND = Duration.ofSeconds(4);
-
-    @DynamicPropertySource
-    static void targetDatabase(DynamicPropertyRegistry registry) {
-        LegacyDatabases.register(registry, "target", TestDatabase.POSTGRES, StopBeforeFirstReceiveEndsTest.class);
-    }
 
     @RepeatedTest(3)
     void aConsumerStoppedInItsFirstReceiveStopsWithoutTheRecoveryInterval() throws Exception {

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.legacygateway.envelope.EventEnvelope;
 import io.legacygateway.testsupport.StandaloneArtemis;
+import io.legacygateway.testsupport.StandaloneBroker;
+import io.legacygateway.testsupport.XaTransactionLog;
 import io.legacygateway.transactions.XaTransactions;
 import jakarta.jms.ConnectionFactory;
 import jakarta.jms.Message;
@@ -14,6 +16,8 @@ import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.test.context.ActiveProfiles;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
 
 /**
  * {@code transactionMode: XA} for an inbox consumer on a real database and the standalone broker: the receive, the
@@ -25,6 +29,12 @@ import org.springframework.test.context.ActiveProfiles;
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.NONE)
 @ActiveProfiles("test")
 abstract class XaInboxConsumerContractTest extends InboxTestSupport {
+
+    @DynamicPropertySource
+    static void brokerAndTransactionLog(DynamicPropertyRegistry registry) {
+        StandaloneBroker.register(registry);
+        XaTransactionLog.register(registry);
+    }
 
     private static final Map<String, String> XA = Map.of("transactionMode", "XA");
 

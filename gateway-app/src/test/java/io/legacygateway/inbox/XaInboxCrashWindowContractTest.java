@@ -67,7 +67,10 @@ abstract class XaInboxCrashWindowContractTest {
     private Path objectStore;
     private int starts;
 
-    protected abstract TestDatabase database();
+    /** The database this class runs against: its {@code @OnPostgres}, {@code @OnMariaDb} or {@code @OnH2}. */
+    protected TestDatabase database() {
+        return TestDatabase.of(getClass());
+    }
 
     /** The test's transaction node name: in every Xid, so its branches can be told from others on the server. */
     private String nodeId() {

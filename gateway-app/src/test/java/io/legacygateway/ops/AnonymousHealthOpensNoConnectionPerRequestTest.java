@@ -4,8 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.legacygateway.testsupport.LegacyDatabases;
-import io.legacygateway.testsupport.TestDatabase;
+import io.legacygateway.testsupport.OnPostgres;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -25,8 +24,6 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.context.ActiveProfiles;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 /**
  * {@code /actuator/health} is open without login. Before, every anonymous request opened a broker connection and took
@@ -38,17 +35,12 @@ import org.springframework.test.context.DynamicPropertySource;
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
         properties = {"gateway.metrics.sample-interval=2h", "gateway.metrics.health-cache=1h"})
 @ActiveProfiles("test")
+@OnPostgres
 class AnonymousHealthOpensNoConnectionPerRequestTest {
 
     static final int REQUESTS = 200;
     static final String VIEWER = "test-viewer:test-viewer-secret";
     static final ObjectMapper JSON = new ObjectMapper();
-
-    @DynamicPropertySource
-    static void database(DynamicPropertyRegistry registry) {
-        LegacyDatabases.register(registry, "legacy", TestDatabase.POSTGRES,
-                AnonymousHealthOpensNoConnectionPerRequestTest.class);
-    }
 
     @LocalServerPort
     int port;

@@ -5,13 +5,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.legacygateway.config.GatewayDataSources;
+import io.legacygateway.deadletter.DeadLetterDepthSampler;
 import io.legacygateway.inbox.InboxConsumerTemplate;
 import io.legacygateway.relay.OutboxRelay;
 import io.legacygateway.relay.OutboxRelayFactory;
-import io.legacygateway.testsupport.LegacyDatabases;
+import io.legacygateway.testsupport.OnPostgres;
 import io.legacygateway.testsupport.OutboxRows;
 import io.legacygateway.testsupport.StandaloneArtemis;
-import io.legacygateway.testsupport.TestDatabase;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tag;
 import java.net.URI;
@@ -44,10 +44,7 @@ import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.ActiveProfiles;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 import org.yaml.snakeyaml.Yaml;
-import io.legacygateway.deadletter.DeadLetterDepthSampler;
 
 /**
  * The Grafana dashboard ({@code docker/grafana/gateway-dashboard.json}) and the alert rules
@@ -62,14 +59,10 @@ import io.legacygateway.deadletter.DeadLetterDepthSampler;
 @AutoConfigureObservability
 @ActiveProfiles("test")
 @DirtiesContext(classMode = DirtiesContext.ClassMode.AFTER_CLASS)
+@OnPostgres
 class GatewayMetricsMatchDashboardAndAlertsTest {
 
     static final Path ROOT = StandaloneArtemis.repositoryRoot();
-
-    @DynamicPropertySource
-    static void database(DynamicPropertyRegistry registry) {
-        LegacyDatabases.register(registry, "legacy", TestDatabase.POSTGRES, GatewayMetricsMatchDashboardAndAlertsTest.class);
-    }
 
     @LocalServerPort
     int port;

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.legacygateway.relay.OutboxRelay;
 import io.legacygateway.relay.OutboxRelayFactory;
 import io.legacygateway.testsupport.LegacyDatabases;
+import io.legacygateway.testsupport.OnPostgres;
 import io.legacygateway.testsupport.OutboxRows;
 import io.legacygateway.testsupport.TestDatabase;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -19,8 +20,6 @@ import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.jdbc.datasource.DriverManagerDataSource;
 import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.ActiveProfiles;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 /**
  * Every sampled backlog gauge follows the table on a running gateway, with nobody calling the sampler: a change of
@@ -33,16 +32,11 @@ import org.springframework.test.context.DynamicPropertySource;
         + SampledGaugesFollowTheStateOverSeveralIntervalsTest.INTERVAL_SECONDS + "s")
 @ActiveProfiles("test")
 @DirtiesContext(classMode = DirtiesContext.ClassMode.AFTER_CLASS)
+@OnPostgres
 class SampledGaugesFollowTheStateOverSeveralIntervalsTest {
 
     static final int INTERVAL_SECONDS = 2;
     private static final Duration TWO_INTERVALS = Duration.ofSeconds(2L * INTERVAL_SECONDS);
-
-    @DynamicPropertySource
-    static void legacyDatabase(DynamicPropertyRegistry registry) {
-        LegacyDatabases.register(registry, "legacy", TestDatabase.POSTGRES,
-                SampledGaugesFollowTheStateOverSeveralIntervalsTest.class);
-    }
 
     @Autowired
     OutboxRelayFactory relays;

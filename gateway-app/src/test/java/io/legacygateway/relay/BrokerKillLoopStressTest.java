@@ -31,6 +31,7 @@ import org.apache.activemq.artemis.jms.client.ActiveMQConnectionFactory;
 import org.apache.camel.CamelContext;
 import org.apache.camel.builder.TemplatedRouteBuilder;
 import org.awaitility.Awaitility;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.slf4j.Logger;
@@ -40,6 +41,7 @@ import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.test.context.ActiveProfiles;
 import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
 
 /**
  * Failure window, again and again: the active broker of the replicated pair ({@code artemis-config/ha/}) is killed
@@ -66,6 +68,16 @@ import org.springframework.test.context.DynamicPropertyRegistry;
 @ActiveProfiles("test")
 abstract class BrokerKillLoopStressTest extends RelayTestSupport {
 
+    @DynamicPropertySource
+    static void brokerPair(DynamicPropertyRegistry registry) {
+        registerPair(registry);
+    }
+
+    @AfterAll
+    static void stopThePair() {
+        closePair();
+    }
+
     private static final Logger log = LoggerFactory.getLogger(BrokerKillLoopStressTest.class);
     private static final int AGGREGATES = 20;
     private static final Pattern STALL = Pattern.compile(
@@ -81,7 +93,10 @@ abstract class BrokerKillLoopStressTest extends RelayTestSupport {
     CamelContext camel;
 
     /** The database of the outbox and of the consumer's inbox and effect. */
-    protected abstract TestDatabase database();
+    /** The database this class runs against: its {@code @OnPostgres}, {@code @OnMariaDb} or {@code @OnH2}. */
+    protected TestDatabase database() {
+        return TestDatabase.of(getClass());
+    }
 
     static void registerPair(DynamicPropertyRegistry registry) {
         pair = StandaloneArtemisPair.create().start();

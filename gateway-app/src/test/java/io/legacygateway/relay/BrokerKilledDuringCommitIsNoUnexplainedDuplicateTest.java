@@ -3,12 +3,11 @@ package io.legacygateway.relay;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.legacygateway.envelope.EnvelopeMessages;
-import io.legacygateway.testsupport.LegacyDatabases;
+import io.legacygateway.testsupport.OnPostgres;
 import io.legacygateway.testsupport.QueueProbe;
 import io.legacygateway.testsupport.StandaloneArtemis;
 import io.legacygateway.testsupport.StandaloneBroker;
 import io.legacygateway.testsupport.TcpProxy;
-import io.legacygateway.testsupport.TestDatabase;
 import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.jms.ConnectionFactory;
 import java.time.Duration;
@@ -40,6 +39,7 @@ import org.springframework.test.context.DynamicPropertySource;
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.NONE)
 @ActiveProfiles("test")
+@OnPostgres
 class BrokerKilledDuringCommitIsNoUnexplainedDuplicateTest extends RelayTestSupport {
 
     private static final TcpProxy PROXY = new TcpProxy("127.0.0.1", StandaloneArtemis.shared().port()).start();
@@ -47,8 +47,6 @@ class BrokerKilledDuringCommitIsNoUnexplainedDuplicateTest extends RelayTestSupp
 
     @DynamicPropertySource
     static void legacyDatabaseAndBrokerBehindAProxy(DynamicPropertyRegistry registry) {
-        LegacyDatabases.register(registry, "legacy", TestDatabase.POSTGRES,
-                BrokerKilledDuringCommitIsNoUnexplainedDuplicateTest.class);
         StandaloneBroker.register(registry, () -> "tcp://127.0.0.1:" + PROXY.port());
     }
 

@@ -53,7 +53,10 @@ abstract class GatewayFrozenBeforeItsBrokerCommitContractTest {
     @TempDir
     Path workDir;
 
-    protected abstract TestDatabase database();
+    /** The database this class runs against: its {@code @OnPostgres}, {@code @OnMariaDb} or {@code @OnH2}. */
+    protected TestDatabase database() {
+        return TestDatabase.of(getClass());
+    }
 
     @Test
     void theOtherGatewayMovesOnTakesTheFrozenOnesRowsAfterTheLeaseAndTheWokenOneCommitsNothing() throws Exception {

@@ -2,18 +2,11 @@ package io.legacygateway.relay;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.legacygateway.testsupport.LegacyDatabases;
-import io.legacygateway.testsupport.TestDatabase;
+import io.legacygateway.testsupport.OnH2;
 import org.junit.jupiter.api.Test;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
+@OnH2
 class H2RelayExplainCommandTest extends RelayExplainCommandContractTest {
-
-    @DynamicPropertySource
-    static void legacyDatabase(DynamicPropertyRegistry registry) {
-        LegacyDatabases.register(registry, "legacy", TestDatabase.H2, H2RelayExplainCommandTest.class);
-    }
 
     @Test
     void theClaimReadsTheIndexThatLeadsWithTheStatus() throws Exception {

@@ -1,14 +1,7 @@
 package io.legacygateway.relay;
 
-import io.legacygateway.testsupport.LegacyDatabases;
-import io.legacygateway.testsupport.TestDatabase;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
+import io.legacygateway.testsupport.OnH2;
 
+@OnH2
 class H2WakeUpNotifyRefusedTest extends WakeUpNotifyRefusedContractTest {
-
-    @DynamicPropertySource
-    static void legacyDatabase(DynamicPropertyRegistry registry) {
-        LegacyDatabases.register(registry, "legacy", TestDatabase.H2, H2WakeUpNotifyRefusedTest.class);
-    }
 }

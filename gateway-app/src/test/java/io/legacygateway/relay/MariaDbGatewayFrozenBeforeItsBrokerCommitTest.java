@@ -1,6 +1,6 @@
 package io.legacygateway.relay;
 
-import io.legacygateway.testsupport.TestDatabase;
+import io.legacygateway.testsupport.OnMariaDb;
 import org.junit.jupiter.api.Tag;
 
 /**
@@ -9,10 +9,6 @@ import org.junit.jupiter.api.Tag;
  * {@code MariaDbSessionEndedBeforeTheBrokerCommitTest}).
  */
 @Tag("stress")
+@OnMariaDb
 class MariaDbGatewayFrozenBeforeItsBrokerCommitTest extends GatewayFrozenBeforeItsBrokerCommitContractTest {
-
-    @Override
-    protected TestDatabase database() {
-        return TestDatabase.MARIADB;
-    }
 }

@@ -1,15 +1,7 @@
 package io.legacygateway.relay;
 
-import io.legacygateway.testsupport.LegacyDatabases;
-import io.legacygateway.testsupport.TestDatabase;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
+import io.legacygateway.testsupport.OnMariaDb;
 
+@OnMariaDb
 class MariaDbHeldHotAggregateDoesNotStallOtherRelaysTest extends HeldHotAggregateDoesNotStallOtherRelaysTest {
-
-    @DynamicPropertySource
-    static void legacyDatabase(DynamicPropertyRegistry registry) {
-        LegacyDatabases.register(registry, "legacy", TestDatabase.MARIADB,
-                MariaDbHeldHotAggregateDoesNotStallOtherRelaysTest.class);
-    }
 }

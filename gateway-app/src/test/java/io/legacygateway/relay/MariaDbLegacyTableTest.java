@@ -1,16 +1,9 @@
 package io.legacygateway.relay;
 
-import io.legacygateway.testsupport.LegacyDatabases;
-import io.legacygateway.testsupport.TestDatabase;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
+import io.legacygateway.testsupport.OnMariaDb;
 
+@OnMariaDb
 class MariaDbLegacyTableTest extends LegacyTableContractTest {
-
-    @DynamicPropertySource
-    static void legacyDatabase(DynamicPropertyRegistry registry) {
-        LegacyDatabases.register(registry, "legacy", TestDatabase.MARIADB, MariaDbLegacyTableTest.class);
-    }
 
     @Override
     protected String createTable() {

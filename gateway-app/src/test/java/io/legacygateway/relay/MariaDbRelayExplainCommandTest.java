@@ -2,18 +2,11 @@ package io.legacygateway.relay;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.legacygateway.testsupport.LegacyDatabases;
-import io.legacygateway.testsupport.TestDatabase;
+import io.legacygateway.testsupport.OnMariaDb;
 import org.junit.jupiter.api.Test;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
+@OnMariaDb
 class MariaDbRelayExplainCommandTest extends RelayExplainCommandContractTest {
-
-    @DynamicPropertySource
-    static void legacyDatabase(DynamicPropertyRegistry registry) {
-        LegacyDatabases.register(registry, "legacy", TestDatabase.MARIADB, MariaDbRelayExplainCommandTest.class);
-    }
 
     /**
      * With a published history the claim reads the composite index; with a handful of rows MariaDB walks the primary

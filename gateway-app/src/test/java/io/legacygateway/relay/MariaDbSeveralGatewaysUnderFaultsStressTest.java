@@ -1,15 +1,11 @@
 package io.legacygateway.relay;
 
-import io.legacygateway.testsupport.TestDatabase;
+import io.legacygateway.testsupport.OnMariaDb;
 import java.util.List;
 import org.springframework.jdbc.core.JdbcTemplate;
 
+@OnMariaDb
 class MariaDbSeveralGatewaysUnderFaultsStressTest extends SeveralGatewaysUnderFaultsStressContractTest {
-
-    @Override
-    protected TestDatabase database() {
-        return TestDatabase.MARIADB;
-    }
 
     @Override
     protected String gatewayUrl(String url, String mark) {

@@ -1,21 +1,17 @@
 package io.legacygateway.relay;
 
+import io.legacygateway.testsupport.OnMariaDb;
 import io.legacygateway.testsupport.OutboxRows;
-import io.legacygateway.testsupport.TestDatabase;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
 
+@OnMariaDb
 class MariaDbXaCrashWindowTest extends XaCrashWindowContractTest {
 
     /** A prepared branch as XA RECOVER lists it. */
     private record Branch(int format, int globalLength, byte[] data) {
-    }
-
-    @Override
-    protected TestDatabase database() {
-        return TestDatabase.MARIADB;
     }
 
     @Override

@@ -3,8 +3,7 @@ package io.legacygateway.relay;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.legacygateway.testsupport.LegacyDatabases;
-import io.legacygateway.testsupport.TestDatabase;
+import io.legacygateway.testsupport.OnMariaDb;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
@@ -23,6 +22,7 @@ import org.springframework.test.context.DynamicPropertySource;
  * MariaDB: a user with SELECT on the one table and the global PROCESS privilege (to see INNODB_TRX), nothing else;
  * and a second user without PROCESS, for which zero-write refuses to start.
  */
+@OnMariaDb
 class MariaDbZeroWriteWithSelectOnlyTest extends ZeroWriteWithSelectOnlyContractTest {
 
     private static final String ADMIN = "jdbc:mariadb://127.0.0.1:3306/test";
@@ -33,7 +33,6 @@ class MariaDbZeroWriteWithSelectOnlyTest extends ZeroWriteWithSelectOnlyContract
 
     @DynamicPropertySource
     static void databases(DynamicPropertyRegistry registry) throws SQLException {
-        LegacyDatabases.register(registry, "legacy", TestDatabase.MARIADB, MariaDbZeroWriteWithSelectOnlyTest.class);
         try (Connection c = DriverManager.getConnection(ADMIN, "root", ""); Statement s = c.createStatement()) {
             s.execute("CREATE DATABASE " + DATABASE + " CHARACTER SET utf8mb4");
             s.execute("CREATE TABLE " + DATABASE + "." + TABLE + " (id BIGINT NOT NULL AUTO_INCREMENT PRIMARY KEY,"

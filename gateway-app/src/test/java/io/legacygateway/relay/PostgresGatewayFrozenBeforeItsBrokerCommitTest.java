@@ -1,11 +1,7 @@
 package io.legacygateway.relay;
 
-import io.legacygateway.testsupport.TestDatabase;
+import io.legacygateway.testsupport.OnPostgres;
 
+@OnPostgres
 class PostgresGatewayFrozenBeforeItsBrokerCommitTest extends GatewayFrozenBeforeItsBrokerCommitContractTest {
-
-    @Override
-    protected TestDatabase database() {
-        return TestDatabase.POSTGRES;
-    }
 }

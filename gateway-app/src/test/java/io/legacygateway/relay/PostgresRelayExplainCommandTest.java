@@ -2,11 +2,8 @@ package io.legacygateway.relay;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.legacygateway.testsupport.LegacyDatabases;
-import io.legacygateway.testsupport.TestDatabase;
+import io.legacygateway.testsupport.OnPostgres;
 import org.junit.jupiter.api.Test;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 /**
  * On PostgreSQL the verdict is on the partial index of waiting rows: with the default DDL's {@code ix_outbox_pending}
@@ -14,12 +11,8 @@ import org.springframework.test.context.DynamicPropertySource;
  * 1 and prints the index to add. The plans are the generic plans the relay's cycle runs (its statements are planned once
  * per connection), not plans for the example binds.
  */
+@OnPostgres
 class PostgresRelayExplainCommandTest extends RelayExplainCommandContractTest {
-
-    @DynamicPropertySource
-    static void legacyDatabase(DynamicPropertyRegistry registry) {
-        LegacyDatabases.register(registry, "legacy", TestDatabase.POSTGRES, PostgresRelayExplainCommandTest.class);
-    }
 
     private void publishedHistory() {
         legacy().execute("ALTER TABLE outbox SET (autovacuum_enabled = false)");

@@ -6,8 +6,7 @@ import static org.awaitility.Awaitility.await;
 import io.legacygateway.capture.TriggersCommand;
 import io.legacygateway.cli.GatewayCli;
 import io.legacygateway.command.CommandBeans;
-import io.legacygateway.testsupport.LegacyDatabases;
-import io.legacygateway.testsupport.TestDatabase;
+import io.legacygateway.testsupport.OnPostgres;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -28,8 +27,6 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.context.ApplicationContext;
 import org.springframework.test.context.ActiveProfiles;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 /**
  * {@code wakeUp: NOTIFY} on PostgreSQL: the trigger {@code triggers --notify} installs signals the outbox's channel at
@@ -38,12 +35,8 @@ import org.springframework.test.context.DynamicPropertySource;
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.NONE)
 @ActiveProfiles("test")
+@OnPostgres
 class PostgresRelayWakeUpTest extends RelayTestSupport {
-
-    @DynamicPropertySource
-    static void legacyDatabase(DynamicPropertyRegistry registry) {
-        LegacyDatabases.register(registry, "legacy", TestDatabase.POSTGRES, PostgresRelayWakeUpTest.class);
-    }
 
     @Autowired
     CamelContext camel;

@@ -1,16 +1,9 @@
 package io.legacygateway.relay;
 
-import io.legacygateway.testsupport.LegacyDatabases;
-import io.legacygateway.testsupport.TestDatabase;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
+import io.legacygateway.testsupport.OnPostgres;
 
+@OnPostgres
 class PostgresReusedEventIdIsNotDroppedTest extends ReusedEventIdIsNotDroppedTest {
-
-    @DynamicPropertySource
-    static void legacyDatabase(DynamicPropertyRegistry registry) {
-        LegacyDatabases.register(registry, "legacy", TestDatabase.POSTGRES, PostgresReusedEventIdIsNotDroppedTest.class);
-    }
 
     @Override
     protected void truncateRestartingKeys() {

@@ -1,18 +1,10 @@
 package io.legacygateway.relay;
 
-import io.legacygateway.testsupport.LegacyDatabases;
-import io.legacygateway.testsupport.TestDatabase;
+import io.legacygateway.testsupport.OnPostgres;
 import org.springframework.jdbc.core.JdbcTemplate;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
+@OnPostgres
 class PostgresSessionEndedBeforeTheBrokerCommitTest extends SessionEndedBeforeTheBrokerCommitContractTest {
-
-    @DynamicPropertySource
-    static void legacyDatabase(DynamicPropertyRegistry registry) {
-        LegacyDatabases.register(registry, "legacy", TestDatabase.POSTGRES,
-                PostgresSessionEndedBeforeTheBrokerCommitTest.class);
-    }
 
     @Override
     protected Object sessionId(JdbcTemplate session) {

@@ -1,14 +1,10 @@
 package io.legacygateway.relay;
 
-import io.legacygateway.testsupport.TestDatabase;
+import io.legacygateway.testsupport.OnPostgres;
 import org.springframework.jdbc.core.JdbcTemplate;
 
+@OnPostgres
 class PostgresSeveralGatewaysUnderFaultsStressTest extends SeveralGatewaysUnderFaultsStressContractTest {
-
-    @Override
-    protected TestDatabase database() {
-        return TestDatabase.POSTGRES;
-    }
 
     @Override
     protected String gatewayUrl(String url, String mark) {

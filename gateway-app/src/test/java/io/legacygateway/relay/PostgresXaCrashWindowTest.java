@@ -1,17 +1,13 @@
 package io.legacygateway.relay;
 
+import io.legacygateway.testsupport.OnPostgres;
 import io.legacygateway.testsupport.OutboxRows;
-import io.legacygateway.testsupport.TestDatabase;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.List;
 
+@OnPostgres
 class PostgresXaCrashWindowTest extends XaCrashWindowContractTest {
-
-    @Override
-    protected TestDatabase database() {
-        return TestDatabase.POSTGRES;
-    }
 
     @Override
     protected int preparedBranches(OutboxRows rows, String nodeId) {

@@ -1,7 +1,6 @@
 package io.legacygateway.relay;
 
-import io.legacygateway.testsupport.LegacyDatabases;
-import io.legacygateway.testsupport.TestDatabase;
+import io.legacygateway.testsupport.OnPostgres;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
@@ -14,6 +13,7 @@ import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
 /** PostgreSQL: a role with USAGE on the application's schema and SELECT on the one table, nothing else. */
+@OnPostgres
 class PostgresZeroWriteWithSelectOnlyTest extends ZeroWriteWithSelectOnlyContractTest {
 
     private static final String ADMIN = "jdbc:postgresql://127.0.0.1:5432/test";
@@ -23,7 +23,6 @@ class PostgresZeroWriteWithSelectOnlyTest extends ZeroWriteWithSelectOnlyContrac
 
     @DynamicPropertySource
     static void databases(DynamicPropertyRegistry registry) throws SQLException {
-        LegacyDatabases.register(registry, "legacy", TestDatabase.POSTGRES, PostgresZeroWriteWithSelectOnlyTest.class);
         try (Connection c = DriverManager.getConnection(ADMIN, "postgres", ""); Statement s = c.createStatement()) {
             s.execute("CREATE SCHEMA " + SCHEMA);
             s.execute("CREATE TABLE " + SCHEMA + "." + TABLE + " (id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,"

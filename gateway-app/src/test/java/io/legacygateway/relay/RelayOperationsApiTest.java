@@ -6,17 +6,16 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.legacygateway.cli.GatewayCli;
 import io.legacygateway.reconciliation.ReconcileCommand;
-import io.legacygateway.testsupport.LegacyDatabases;
-import io.legacygateway.testsupport.TestDatabase;
+import io.legacygateway.testsupport.OnPostgres;
+import io.legacygateway.testsupport.OperatorHttp;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
 import java.net.URI;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.util.Base64;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import javax.management.MBeanServer;
@@ -25,8 +24,6 @@ import org.junit.jupiter.api.Test;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.context.ActiveProfiles;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 /**
  * The operator surfaces of FAILED rows over real HTTP, through the {@code relay} command and over JMX: listing with a
@@ -35,21 +32,17 @@ import org.springframework.test.context.DynamicPropertySource;
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 @ActiveProfiles("test")
+@OnPostgres
 class RelayOperationsApiTest extends RelayTestSupport {
 
     static final String OPERATOR = "test-operator:test-operator-secret";
     static final String VIEWER = "test-viewer:test-viewer-secret";
     static final ObjectMapper JSON = new ObjectMapper();
 
-    @DynamicPropertySource
-    static void legacyDatabase(DynamicPropertyRegistry registry) {
-        LegacyDatabases.register(registry, "legacy", TestDatabase.POSTGRES, RelayOperationsApiTest.class);
-    }
-
     @LocalServerPort
     int port;
 
-    final HttpClient http = HttpClient.newHttpClient();
+    final OperatorHttp http = new OperatorHttp(() -> "http://127.0.0.1:" + port, Duration.ofSeconds(60));
 
     @Test
     void failedRowsAreListedAndRetriedThroughTheApiTheCommandAndJmx() throws Exception {
@@ -62,7 +55,7 @@ class RelayOperationsApiTest extends RelayTestSupport {
         String paidKey = rows.jdbc().queryForObject("SELECT seq FROM outbox WHERE id = ?", String.class, paid);
         String createdKey = rows.jdbc().queryForObject("SELECT seq FROM outbox WHERE id = ?", String.class, created);
 
-        JsonNode relays = json(get("/api/relays", VIEWER));
+        JsonNode relays = json(http.get("/api/relays", VIEWER));
         JsonNode listed = null;
         for (JsonNode r : relays) {
             if (r.get("relay").asText().equals(relay.name())) {
@@ -73,23 +66,23 @@ class RelayOperationsApiTest extends RelayTestSupport {
         assertThat(listed.get("maxAttempts").asInt()).isEqualTo(1);
         assertThat(listed.get("failedRowPolicy").asText()).isEqualTo("CONTINUE");
 
-        JsonNode failed = json(get("/api/relays/" + relay.name() + "/failed?eventType=OrderPaid", VIEWER));
+        JsonNode failed = json(http.get("/api/relays/" + relay.name() + "/failed?eventType=OrderPaid", VIEWER));
         assertThat(failed).hasSize(1);
         assertThat(failed.get(0).get("key").asText()).isEqualTo(paidKey);
         assertThat(failed.get(0).get("eventId").asText()).isEqualTo(paid);
         assertThat(failed.get(0).get("reason").asText()).startsWith("payload: not valid JSON");
 
         String retryPaid = "{\"eventType\":\"OrderPaid\",\"dryRun\":true}";
-        assertThat(post("/api/relays/" + relay.name() + "/failed/retry", retryPaid, VIEWER).statusCode())
+        assertThat(http.post("/api/relays/" + relay.name() + "/failed/retry", retryPaid, VIEWER).statusCode())
                 .as("a viewer may not retry").isEqualTo(403);
-        JsonNode dry = json(post("/api/relays/" + relay.name() + "/failed/retry", retryPaid, OPERATOR));
+        JsonNode dry = json(http.post("/api/relays/" + relay.name() + "/failed/retry", retryPaid, OPERATOR));
         assertThat(dry.get("dryRun").asBoolean()).isTrue();
         assertThat(dry.get("matched").asInt()).isEqualTo(1);
         assertThat(dry.get("retried").asInt()).isZero();
-        HttpResponse<String> bad = post("/api/relays/" + relay.name() + "/failed/retry", "{}", OPERATOR);
+        HttpResponse<String> bad = http.post("/api/relays/" + relay.name() + "/failed/retry", "{}", OPERATOR);
         assertThat(bad.statusCode()).isEqualTo(400);
         assertThat(bad.body()).contains("give ids, a filter");
-        assertThat(get("/api/relays/no-such-relay/failed", VIEWER).statusCode()).isEqualTo(404);
+        assertThat(http.get("/api/relays/no-such-relay/failed", VIEWER).statusCode()).isEqualTo(404);
 
         // the command, against this gateway
         String gateway = "--gateway=http://127.0.0.1:" + port;
@@ -138,17 +131,17 @@ class RelayOperationsApiTest extends RelayTestSupport {
         assertThat(drain(relay)).isZero();
         assertThat(drain(relay)).isEqualTo(1);
 
-        JsonNode report = json(get("/api/reconciliation?relay=" + name, VIEWER));
+        JsonNode report = json(http.get("/api/reconciliation?relay=" + name, VIEWER));
         assertThat(report.get("counts").get("DUPLICATE_DELIVERY_CANDIDATE").asInt()).isEqualTo(1);
         assertThat(report.get("findings").asBoolean()).isTrue();
         JsonNode intent = report.get("intents").get(0);
         assertThat(intent.get("intentId").asText()).isEqualTo(id);
         assertThat(intent.get("reconciliationDecision").asText()).isEqualTo("DUPLICATE_DELIVERY_CANDIDATE");
         assertThat(intent.get("attempts")).hasSize(2);
-        HttpResponse<String> text = get("/api/reconciliation?relay=" + name + "&format=text", VIEWER);
+        HttpResponse<String> text = http.get("/api/reconciliation?relay=" + name + "&format=text", VIEWER);
         assertThat(text.body()).contains("Intent ID:               " + id,
                 "Reconciliation Decision: DUPLICATE_DELIVERY_CANDIDATE");
-        assertThat(get("/api/reconciliation?relay=no-such-relay", VIEWER).statusCode()).isEqualTo(404);
+        assertThat(http.get("/api/reconciliation?relay=no-such-relay", VIEWER).statusCode()).isEqualTo(404);
         assertThat(http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/api/reconciliation"))
                 .GET().build(), HttpResponse.BodyHandlers.ofString()).statusCode()).isEqualTo(401);
 
@@ -179,19 +172,5 @@ class RelayOperationsApiTest extends RelayTestSupport {
     private static JsonNode json(HttpResponse<String> response) throws Exception {
         assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
         return JSON.readTree(response.body());
-    }
-
-    private HttpResponse<String> get(String path, String credentials) throws Exception {
-        return http.send(request(path, credentials).GET().build(), HttpResponse.BodyHandlers.ofString());
-    }
-
-    private HttpResponse<String> post(String path, String body, String credentials) throws Exception {
-        return http.send(request(path, credentials).header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
-    }
-
-    private HttpRequest.Builder request(String path, String credentials) {
-        return HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).header("Authorization",
-                "Basic " + Base64.getEncoder().encodeToString(credentials.getBytes(StandardCharsets.UTF_8)));
     }
 }

@@ -8,12 +8,11 @@ import ch.qos.logback.core.read.ListAppender;
 import io.legacygateway.broker.BrokerFailovers;
 import io.legacygateway.envelope.EnvelopeMessages;
 import io.legacygateway.ops.GatewayHealthIndicators;
-import io.legacygateway.testsupport.LegacyDatabases;
+import io.legacygateway.testsupport.OnPostgres;
 import io.legacygateway.testsupport.QueueProbe;
 import io.legacygateway.testsupport.StandaloneArtemis;
-import io.legacygateway.testsupport.StandaloneBroker;
 import io.legacygateway.testsupport.StandaloneArtemisPair;
-import io.legacygateway.testsupport.TestDatabase;
+import io.legacygateway.testsupport.StandaloneBroker;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import jakarta.jms.ConnectionFactory;
@@ -64,6 +63,7 @@ import org.springframework.test.context.DynamicPropertySource;
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.NONE)
 @ActiveProfiles("test")
+@OnPostgres
 class RelayPublishesEveryRowOnceAcrossABrokerFailoverTest extends RelayTestSupport {
 
     private static final Logger log = LoggerFactory.getLogger(RelayPublishesEveryRowOnceAcrossABrokerFailoverTest.class);
@@ -74,8 +74,6 @@ class RelayPublishesEveryRowOnceAcrossABrokerFailoverTest extends RelayTestSuppo
 
     @DynamicPropertySource
     static void legacyDatabaseAndBrokerPair(DynamicPropertyRegistry registry) {
-        LegacyDatabases.register(registry, "legacy", TestDatabase.POSTGRES,
-                RelayPublishesEveryRowOnceAcrossABrokerFailoverTest.class);
         StandaloneBroker.register(registry, PAIR::haUrl);
     }
 
@@ -233,5 +231,4 @@ class RelayPublishesEveryRowOnceAcrossABrokerFailoverTest extends RelayTestSuppo
     private static long millis(long from, long to) {
         return TimeUnit.NANOSECONDS.toMillis(to - from);
     }
-
 }

@@ -3,10 +3,9 @@ package io.legacygateway.relay;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.legacygateway.broker.BrokerFailovers;
-import io.legacygateway.testsupport.LegacyDatabases;
+import io.legacygateway.testsupport.OnPostgres;
 import io.legacygateway.testsupport.StandaloneArtemis;
 import io.legacygateway.testsupport.StandaloneBroker;
-import io.legacygateway.testsupport.TestDatabase;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import org.apache.camel.CamelContext;
@@ -30,12 +29,11 @@ import org.springframework.test.context.DynamicPropertySource;
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.NONE)
 @ActiveProfiles("test")
+@OnPostgres
 class RelayReconnectsAfterABrokerRestartAsAFailoverTest extends RelayTestSupport {
 
     @DynamicPropertySource
     static void legacyDatabaseAndStandaloneBroker(DynamicPropertyRegistry registry) {
-        LegacyDatabases.register(registry, "legacy", TestDatabase.POSTGRES,
-                RelayReconnectsAfterABrokerRestartAsAFailoverTest.class);
         StandaloneBroker.register(registry);
     }
 

@@ -5,11 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.legacygateway.adapters.sql.Dialect;
 import io.legacygateway.envelope.EnvelopeMessages;
-import io.legacygateway.testsupport.LegacyDatabases;
+import io.legacygateway.testsupport.OnMariaDb;
 import io.legacygateway.testsupport.QueueProbe;
 import io.legacygateway.testsupport.StandaloneArtemis;
 import io.legacygateway.testsupport.StandaloneBroker;
-import io.legacygateway.testsupport.TestDatabase;
 import io.legacygateway.testsupport.XaTransactionLog;
 import io.legacygateway.transactions.XaNodeClaim;
 import io.legacygateway.transactions.XaTransactions;
@@ -34,14 +33,13 @@ import org.springframework.test.context.DynamicPropertySource;
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.NONE)
 @ActiveProfiles("test")
+@OnMariaDb
 class SecondGatewayWithTheSameNodeIdIsRefusedTest extends RelayTestSupport {
 
     private static final String OTHER = "other-host:/var/lib/legacy-gateway/tx-log";
 
     @DynamicPropertySource
     static void legacyDatabaseAndBroker(DynamicPropertyRegistry registry) {
-        LegacyDatabases.register(registry, "legacy", TestDatabase.MARIADB,
-                SecondGatewayWithTheSameNodeIdIsRefusedTest.class);
         StandaloneBroker.register(registry);
         XaTransactionLog.register(registry);
     }

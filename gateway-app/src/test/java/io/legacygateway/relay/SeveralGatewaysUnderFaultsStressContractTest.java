@@ -66,7 +66,10 @@ abstract class SeveralGatewaysUnderFaultsStressContractTest {
     private String queue;
     private int started;
 
-    protected abstract TestDatabase database();
+    /** The database this class runs against: its {@code @OnPostgres}, {@code @OnMariaDb} or {@code @OnH2}. */
+    protected TestDatabase database() {
+        return TestDatabase.of(getClass());
+    }
 
     /** The gateways' JDBC URL: the test's, marked so that {@link #endHeldSession} finds their sessions. */
     protected abstract String gatewayUrl(String url, String mark);

@@ -19,6 +19,7 @@ import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.jdbc.datasource.DriverManagerDataSource;
 import org.springframework.test.context.ActiveProfiles;
 import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
 
 /**
  * A relay on a datasource with {@code maximum-pool-size: 1} (the docs encourage small pools on legacy databases)
@@ -36,8 +37,8 @@ abstract class SmallPoolStarvesNoRelayTest extends RelayTestSupport {
 
     private String routeId;
 
-    static void register(DynamicPropertyRegistry registry, TestDatabase db, Class<?> testClass) {
-        LegacyDatabases.register(registry, "legacy", db, testClass);
+    @DynamicPropertySource
+    static void onePooledConnection(DynamicPropertyRegistry registry) {
         registry.add("gateway.datasources.legacy.maximum-pool-size", () -> "1");
         registry.add("gateway.datasources.legacy.connect-timeout", () -> "3s");
     }
@@ -45,7 +46,10 @@ abstract class SmallPoolStarvesNoRelayTest extends RelayTestSupport {
     /** {@code NOTIFY} where the database has it, else {@code NONE}. */
     abstract String wakeUp();
 
-    abstract TestDatabase database();
+    /** The database this class runs against: its {@code @OnPostgres}, {@code @OnMariaDb} or {@code @OnH2}. */
+    TestDatabase database() {
+        return TestDatabase.of(getClass());
+    }
 
     @BeforeEach
     void rowsOutsideThePool() {

@@ -1,9 +1,8 @@
 package io.legacygateway.relay;
 
-import io.legacygateway.testsupport.LegacyDatabases;
+import io.legacygateway.testsupport.OnPostgres;
 import io.legacygateway.testsupport.StandaloneArtemis;
 import io.legacygateway.testsupport.StandaloneBroker;
-import io.legacygateway.testsupport.TestDatabase;
 import jakarta.jms.ConnectionFactory;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
@@ -12,12 +11,11 @@ import org.springframework.test.context.DynamicPropertySource;
  * The crash window on the standalone broker, which is restarted between the crash and the resend: the duplicate-id
  * cache is persisted ({@code persist-id-cache}), so the copies are still dropped after the restart.
  */
+@OnPostgres
 class StandaloneBrokerCrashAfterPublishBeforeMarkTest extends CrashAfterPublishBeforeMarkTest {
 
     @DynamicPropertySource
     static void legacyDatabaseAndBroker(DynamicPropertyRegistry registry) {
-        LegacyDatabases.register(registry, "legacy", TestDatabase.POSTGRES,
-                StandaloneBrokerCrashAfterPublishBeforeMarkTest.class);
         StandaloneBroker.register(registry);
     }
 

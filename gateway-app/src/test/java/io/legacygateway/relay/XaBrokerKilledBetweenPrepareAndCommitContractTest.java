@@ -7,8 +7,10 @@ import io.legacygateway.ops.GatewayHealthIndicators;
 import io.legacygateway.reconciliation.Reconciliation;
 import io.legacygateway.testsupport.QueueProbe;
 import io.legacygateway.testsupport.StandaloneArtemis;
-import io.legacygateway.transactions.InDoubtTransactions;
+import io.legacygateway.testsupport.StandaloneBroker;
+import io.legacygateway.testsupport.XaTransactionLog;
 import io.legacygateway.transactions.InDoubtTransactions.InDoubtTransaction;
+import io.legacygateway.transactions.InDoubtTransactions;
 import io.legacygateway.transactions.XaTransactions;
 import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.jms.ConnectionFactory;
@@ -26,6 +28,8 @@ import org.springframework.boot.actuate.health.Health;
 import org.springframework.boot.actuate.health.Status;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.test.context.ActiveProfiles;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
 
 /**
  * {@code transactionMode: XA}, the broker killed ({@code kill -9} of the standalone broker's process) after both
@@ -42,6 +46,12 @@ import org.springframework.test.context.ActiveProfiles;
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.NONE)
 @ActiveProfiles("test")
 abstract class XaBrokerKilledBetweenPrepareAndCommitContractTest extends RelayTestSupport {
+
+    @DynamicPropertySource
+    static void brokerAndTransactionLog(DynamicPropertyRegistry registry) {
+        StandaloneBroker.register(registry);
+        XaTransactionLog.register(registry);
+    }
 
     private static final String DATABASE = "datasource 'legacy'";
     private static final String BROKER = "the broker";

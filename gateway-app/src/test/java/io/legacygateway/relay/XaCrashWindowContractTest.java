@@ -72,7 +72,10 @@ abstract class XaCrashWindowContractTest {
     private Path objectStore;
     private int starts;
 
-    protected abstract TestDatabase database();
+    /** The database this class runs against: its {@code @OnPostgres}, {@code @OnMariaDb} or {@code @OnH2}. */
+    protected TestDatabase database() {
+        return TestDatabase.of(getClass());
+    }
 
     /** The database's prepared (in-doubt) branches of this test's gateway (node {@code nodeId}). */
     protected abstract int preparedBranches(OutboxRows rows, String nodeId);

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.legacygateway.envelope.EnvelopeMessages;
 import io.legacygateway.testsupport.QueueProbe;
 import io.legacygateway.testsupport.StandaloneArtemis;
+import io.legacygateway.testsupport.StandaloneBroker;
+import io.legacygateway.testsupport.XaTransactionLog;
 import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.jms.ConnectionFactory;
 import java.util.ArrayList;
@@ -14,6 +16,8 @@ import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.test.context.ActiveProfiles;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
 
 /**
  * Failure window: an XA relay's batch holds an event the broker already has (the same duplicate id: an operator's
@@ -28,6 +32,12 @@ import org.springframework.test.context.ActiveProfiles;
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.NONE)
 @ActiveProfiles("test")
 abstract class XaDuplicateIdInABatchContractTest extends RelayTestSupport {
+
+    @DynamicPropertySource
+    static void brokerAndTransactionLog(DynamicPropertyRegistry registry) {
+        StandaloneBroker.register(registry);
+        XaTransactionLog.register(registry);
+    }
 
     @Autowired
     MeterRegistry meters;

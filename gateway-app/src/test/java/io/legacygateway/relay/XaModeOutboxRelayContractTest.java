@@ -1,9 +1,13 @@
 package io.legacygateway.relay;
 
 import io.legacygateway.testsupport.StandaloneArtemis;
+import io.legacygateway.testsupport.StandaloneBroker;
+import io.legacygateway.testsupport.XaTransactionLog;
 import jakarta.jms.ConnectionFactory;
 import java.util.HashMap;
 import java.util.Map;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
 
 /**
  * The relay's contract ({@link OutboxRelayContractTest}) in {@code transactionMode: XA}: every relay the contract
@@ -11,6 +15,12 @@ import java.util.Map;
  * datasource, the standalone broker and the object store.
  */
 abstract class XaModeOutboxRelayContractTest extends OutboxRelayContractTest {
+
+    @DynamicPropertySource
+    static void brokerAndTransactionLog(DynamicPropertyRegistry registry) {
+        StandaloneBroker.register(registry);
+        XaTransactionLog.register(registry);
+    }
 
     @Override
     protected ConnectionFactory probeConnectionFactory() {

@@ -7,6 +7,8 @@ import io.legacygateway.envelope.EnvelopeMessages;
 import io.legacygateway.reconciliation.Reconciliation;
 import io.legacygateway.testsupport.QueueProbe;
 import io.legacygateway.testsupport.StandaloneArtemis;
+import io.legacygateway.testsupport.StandaloneBroker;
+import io.legacygateway.testsupport.XaTransactionLog;
 import io.legacygateway.transactions.XaTransactions;
 import jakarta.jms.ConnectionFactory;
 import java.time.Duration;
@@ -18,6 +20,8 @@ import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.test.context.ActiveProfiles;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
 
 /**
  * {@code transactionMode: XA} on a real database and the standalone broker: claim, publish and mark in one global
@@ -27,6 +31,12 @@ import org.springframework.test.context.ActiveProfiles;
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.NONE)
 @ActiveProfiles("test")
 abstract class XaOutboxRelayContractTest extends RelayTestSupport {
+
+    @DynamicPropertySource
+    static void brokerAndTransactionLog(DynamicPropertyRegistry registry) {
+        StandaloneBroker.register(registry);
+        XaTransactionLog.register(registry);
+    }
 
     @Autowired
     XaTransactions xa;

@@ -1,7 +1,6 @@
 package io.legacygateway.reload;
 
-import io.legacygateway.testsupport.LegacyDatabases;
-import io.legacygateway.testsupport.TestDatabase;
+import io.legacygateway.testsupport.OnMariaDb;
 import java.nio.file.Path;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.test.annotation.DirtiesContext;
@@ -13,13 +12,13 @@ import org.springframework.test.context.DynamicPropertySource;
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.NONE)
 @ActiveProfiles("test")
 @DirtiesContext(classMode = DirtiesContext.ClassMode.AFTER_CLASS)
+@OnMariaDb
 class MariaDbRouteEditTest extends RouteEditContractTest {
 
     private static final Path FOLDER = temporaryFolder("mariadb");
 
     @DynamicPropertySource
     static void properties(DynamicPropertyRegistry registry) {
-        LegacyDatabases.register(registry, "legacy", TestDatabase.MARIADB, MariaDbRouteEditTest.class);
         routes(registry, FOLDER);
     }
 

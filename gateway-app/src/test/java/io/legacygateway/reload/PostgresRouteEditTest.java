@@ -1,7 +1,6 @@
 package io.legacygateway.reload;
 
-import io.legacygateway.testsupport.LegacyDatabases;
-import io.legacygateway.testsupport.TestDatabase;
+import io.legacygateway.testsupport.OnPostgres;
 import java.nio.file.Path;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.test.annotation.DirtiesContext;
@@ -13,13 +12,13 @@ import org.springframework.test.context.DynamicPropertySource;
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.NONE)
 @ActiveProfiles("test")
 @DirtiesContext(classMode = DirtiesContext.ClassMode.AFTER_CLASS)
+@OnPostgres
 class PostgresRouteEditTest extends RouteEditContractTest {
 
     private static final Path FOLDER = temporaryFolder("postgres");
 
     @DynamicPropertySource
     static void properties(DynamicPropertyRegistry registry) {
-        LegacyDatabases.register(registry, "legacy", TestDatabase.POSTGRES, PostgresRouteEditTest.class);
         routes(registry, FOLDER);
     }
 
@@ -27,5 +26,4 @@ class PostgresRouteEditTest extends RouteEditContractTest {
     Path folder() {
         return FOLDER;
     }
-
 }

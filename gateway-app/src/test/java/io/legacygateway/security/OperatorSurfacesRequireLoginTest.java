@@ -4,20 +4,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.IOException;
+import io.legacygateway.testsupport.OperatorHttp;
 import java.net.CookieManager;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
-import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.Base64;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -50,15 +48,15 @@ class OperatorSurfacesRequireLoginTest {
     @LocalServerPort
     int port;
 
-    final HttpClient http = HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NEVER).build();
+    final OperatorHttp http = new OperatorHttp(() -> "http://localhost:" + port, Duration.ofSeconds(30));
 
     @Test
     void probesInfoAndPrometheusAnswerWithoutCredentials() throws Exception {
         for (String path : List.of("/actuator/health", "/actuator/health/readiness", "/actuator/health/liveness",
                 "/actuator/info", "/actuator/prometheus")) {
-            assertThat(get(path, null).statusCode()).as(path).isEqualTo(200);
+            assertThat(http.get(path, null).statusCode()).as(path).isEqualTo(200);
         }
-        assertThat(get("/actuator/prometheus", null).body()).contains("jvm_memory_used_bytes");
+        assertThat(http.get("/actuator/prometheus", null).body()).contains("jvm_memory_used_bytes");
     }
 
     @Test
@@ -66,29 +64,29 @@ class OperatorSurfacesRequireLoginTest {
         for (String path : List.of("/actuator/hawtio/", "/actuator/hawtio/jolokia", "/actuator/jolokia",
                 "/actuator/jolokia/read/java.lang:type=Memory", "/actuator/metrics", "/actuator/env",
                 "/api/dead-letters")) {
-            HttpResponse<String> anonymous = get(path, null);
+            HttpResponse<String> anonymous = http.get(path, null);
             assertThat(anonymous.statusCode()).as("anonymous " + path).isEqualTo(401);
             assertThat(anonymous.body()).as(path).doesNotContain("HeapMemoryUsage");
-            assertThat(get(path, "test-operator:wrong-password").statusCode()).as("wrong password " + path)
+            assertThat(http.get(path, "test-operator:wrong-password").statusCode()).as("wrong password " + path)
                     .isEqualTo(401);
         }
         // a POST without credentials has no CSRF token either: refused before authentication
-        assertThat(post("/actuator/jolokia", MEMORY_READ, null).statusCode()).isEqualTo(403);
-        assertThat(post("/actuator/jolokia", MEMORY_READ, "test-operator:wrong-password").statusCode()).isEqualTo(401);
+        assertThat(http.post("/actuator/jolokia", MEMORY_READ, null).statusCode()).isEqualTo(403);
+        assertThat(http.post("/actuator/jolokia", MEMORY_READ, "test-operator:wrong-password").statusCode()).isEqualTo(401);
         // Hawtio's connect proxy is closed to everybody
-        assertThat(get("/actuator/hawtio/proxy/enabled", null).statusCode()).isEqualTo(401);
-        assertThat(get("/actuator/hawtio/proxy/enabled", OPERATOR).statusCode()).isEqualTo(403);
-        assertThat(post("/api/dead-letters/redeliver", "{}", null).statusCode()).isEqualTo(403);
-        assertThat(post("/api/dead-letters/redeliver", "{}", "test-viewer:wrong").statusCode()).isEqualTo(401);
+        assertThat(http.get("/actuator/hawtio/proxy/enabled", null).statusCode()).isEqualTo(401);
+        assertThat(http.get("/actuator/hawtio/proxy/enabled", OPERATOR).statusCode()).isEqualTo(403);
+        assertThat(http.post("/api/dead-letters/redeliver", "{}", null).statusCode()).isEqualTo(403);
+        assertThat(http.post("/api/dead-letters/redeliver", "{}", "test-viewer:wrong").statusCode()).isEqualTo(401);
         // scripts get a Basic challenge; Hawtio's own calls get none (no browser dialog)
-        assertThat(get("/api/dead-letters", null).headers().firstValue("WWW-Authenticate"))
+        assertThat(http.get("/api/dead-letters", null).headers().firstValue("WWW-Authenticate"))
                 .hasValue("Basic realm=\"legacy-gateway\"");
-        assertThat(get("/actuator/jolokia", null).headers().firstValue("WWW-Authenticate")).isEmpty();
+        assertThat(http.get("/actuator/jolokia", null).headers().firstValue("WWW-Authenticate")).isEmpty();
     }
 
     @Test
     void aBrowserIsSentToTheLoginForm() throws Exception {
-        HttpResponse<String> page = http.send(request("/actuator/hawtio/", null).header("Accept", "text/html").build(),
+        HttpResponse<String> page = http.send(http.request("/actuator/hawtio/", null).header("Accept", "text/html").build(),
                 HttpResponse.BodyHandlers.ofString());
         assertThat(page.statusCode()).isEqualTo(302);
         assertThat(page.headers().firstValue("Location")).hasValue(url("/login"));
@@ -96,13 +94,13 @@ class OperatorSurfacesRequireLoginTest {
 
     @Test
     void aViewerReadsMBeansThroughJolokia() throws Exception {
-        HttpResponse<String> response = post("/actuator/jolokia", MEMORY_READ, VIEWER);
+        HttpResponse<String> response = http.post("/actuator/jolokia", MEMORY_READ, VIEWER);
         assertThat(response.statusCode()).isEqualTo(200);
         JsonNode json = JSON.readTree(response.body());
         assertThat(json.path("status").asInt()).isEqualTo(200);
         assertThat(json.path("value").path("used").asLong()).isPositive();
 
-        HttpResponse<String> viaHawtio = get("/actuator/hawtio/jolokia/read/java.lang:type=Runtime/Uptime", VIEWER);
+        HttpResponse<String> viaHawtio = http.get("/actuator/hawtio/jolokia/read/java.lang:type=Runtime/Uptime", VIEWER);
         assertThat(viaHawtio.statusCode()).isEqualTo(200);
         assertThat(JSON.readTree(viaHawtio.body()).path("value").asLong()).isPositive();
     }
@@ -110,27 +108,27 @@ class OperatorSurfacesRequireLoginTest {
     @Test
     void onlyAnOperatorInvokesOperations() throws Exception {
         String exec = "{\"type\":\"exec\",\"mbean\":\"java.lang:type=Threading\",\"operation\":\"findDeadlockedThreads\"}";
-        HttpResponse<String> viewer = post("/actuator/jolokia", exec, VIEWER);
+        HttpResponse<String> viewer = http.post("/actuator/jolokia", exec, VIEWER);
         assertThat(viewer.statusCode()).isEqualTo(403);
         assertThat(viewer.body()).contains("'exec' requests need the OPERATOR role");
         // hidden in a bulk request, and as a GET
-        assertThat(post("/actuator/jolokia", "[" + MEMORY_READ + "," + exec + "]", VIEWER).statusCode()).isEqualTo(403);
-        assertThat(get("/actuator/jolokia/exec/java.lang:type=Threading/findDeadlockedThreads", VIEWER).statusCode())
+        assertThat(http.post("/actuator/jolokia", "[" + MEMORY_READ + "," + exec + "]", VIEWER).statusCode()).isEqualTo(403);
+        assertThat(http.get("/actuator/jolokia/exec/java.lang:type=Threading/findDeadlockedThreads", VIEWER).statusCode())
                 .isEqualTo(403);
-        assertThat(get("/actuator/jolokia/?p=/exec/java.lang:type=Threading/findDeadlockedThreads", VIEWER)
+        assertThat(http.get("/actuator/jolokia/?p=/exec/java.lang:type=Threading/findDeadlockedThreads", VIEWER)
                 .statusCode()).isEqualTo(403);
         // HEAD runs a GET request in the servlet: refused the same way
-        assertThat(http.send(request("/actuator/jolokia/exec/java.lang:type=Threading/findDeadlockedThreads", VIEWER)
+        assertThat(http.send(http.request("/actuator/jolokia/exec/java.lang:type=Threading/findDeadlockedThreads", VIEWER)
                 .method("HEAD", HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.discarding())
                 .statusCode()).isEqualTo(403);
 
         // except the read-only queries Hawtio's console needs to show a viewer anything
-        HttpResponse<String> tree = post("/actuator/jolokia", "{\"type\":\"exec\",\"mbean\":"
+        HttpResponse<String> tree = http.post("/actuator/jolokia", "{\"type\":\"exec\",\"mbean\":"
                 + "\"hawtio:type=security,name=RBACRegistry\",\"operation\":\"list()\",\"arguments\":[]}", VIEWER);
         assertThat(tree.statusCode()).isEqualTo(200);
         assertThat(JSON.readTree(tree.body()).path("status").asInt()).isEqualTo(200);
 
-        HttpResponse<String> operator = post("/actuator/jolokia", exec, OPERATOR);
+        HttpResponse<String> operator = http.post("/actuator/jolokia", exec, OPERATOR);
         assertThat(operator.statusCode()).isEqualTo(200);
         assertThat(JSON.readTree(operator.body()).path("status").asInt()).isEqualTo(200);
     }
@@ -149,13 +147,13 @@ class OperatorSurfacesRequireLoginTest {
                     + "\"target\":{\"url\":\"" + target + "\"}}";
 
             for (String path : List.of("/actuator/jolokia", "/actuator/hawtio/jolokia")) {
-                HttpResponse<String> refused = post(path, proxy, OPERATOR);
+                HttpResponse<String> refused = http.post(path, proxy, OPERATOR);
                 assertThat(refused.statusCode()).as(path).isEqualTo(403);
                 assertThat(refused.body()).as(path).isEqualTo(PROXY_REFUSAL);
             }
-            assertThat(post("/actuator/jolokia", "[" + MEMORY_READ + "," + proxy + "]", OPERATOR).body())
+            assertThat(http.post("/actuator/jolokia", "[" + MEMORY_READ + "," + proxy + "]", OPERATOR).body())
                     .isEqualTo(PROXY_REFUSAL);
-            assertThat(get("/actuator/jolokia/read/java.lang:type=Memory?target="
+            assertThat(http.get("/actuator/jolokia/read/java.lang:type=Memory?target="
                     + URLEncoder.encode(target, StandardCharsets.UTF_8), OPERATOR).body()).isEqualTo(PROXY_REFUSAL);
 
             jmxTarget.setSoTimeout(500);
@@ -170,11 +168,11 @@ class OperatorSurfacesRequireLoginTest {
     @Test
     void apiReadsNeedAViewerAndWritesAnOperator() throws Exception {
         // 403 means "not authorized"; an authorized POST without its required dryRun is a 400
-        assertThat(get("/api/dead-letters", VIEWER).statusCode()).isEqualTo(200);
-        assertThat(post("/api/dead-letters/redeliver", "{}", VIEWER).statusCode()).isEqualTo(403);
-        assertThat(post("/api/dead-letters/redeliver", "{}", OPERATOR).statusCode()).isEqualTo(400);
-        assertThat(get("/actuator/metrics", VIEWER).statusCode()).isEqualTo(200);
-        assertThat(post("/actuator/loggers/io.legacygateway", "{\"configuredLevel\":\"INFO\"}", VIEWER).statusCode())
+        assertThat(http.get("/api/dead-letters", VIEWER).statusCode()).isEqualTo(200);
+        assertThat(http.post("/api/dead-letters/redeliver", "{}", VIEWER).statusCode()).isEqualTo(403);
+        assertThat(http.post("/api/dead-letters/redeliver", "{}", OPERATOR).statusCode()).isEqualTo(400);
+        assertThat(http.get("/actuator/metrics", VIEWER).statusCode()).isEqualTo(200);
+        assertThat(http.post("/actuator/loggers/io.legacygateway", "{\"configuredLevel\":\"INFO\"}", VIEWER).statusCode())
                 .isEqualTo(403);
     }
 
@@ -184,10 +182,10 @@ class OperatorSurfacesRequireLoginTest {
         CookieManager cookies = new CookieManager();
         HttpClient browser = HttpClient.newBuilder().cookieHandler(cookies)
                 .followRedirects(HttpClient.Redirect.NEVER).build();
-        String form = browser.send(request("/login", null).build(), HttpResponse.BodyHandlers.ofString()).body();
+        String form = browser.send(http.request("/login", null).build(), HttpResponse.BodyHandlers.ofString()).body();
         Matcher csrf = Pattern.compile("name=\"_csrf\" type=\"hidden\" value=\"([^\"]+)\"").matcher(form);
         assertThat(csrf.find()).as("login form has a CSRF field").isTrue();
-        HttpResponse<String> login = browser.send(request("/login", null)
+        HttpResponse<String> login = browser.send(http.request("/login", null)
                 .header("Content-Type", "application/x-www-form-urlencoded")
                 .POST(HttpRequest.BodyPublishers.ofString("username=test-viewer&password=test-viewer-secret&_csrf="
                         + URLEncoder.encode(csrf.group(1), StandardCharsets.UTF_8))).build(),
@@ -197,7 +195,7 @@ class OperatorSurfacesRequireLoginTest {
         assertThat(login.headers().allValues("Set-Cookie")).as("session cookie not sent by other sites' requests")
                 .anyMatch(c -> c.startsWith("JSESSIONID=") && c.contains("SameSite=Lax"));
 
-        HttpRequest.Builder jolokia = request("/actuator/hawtio/jolokia", null).header("Content-Type", "text/json")
+        HttpRequest.Builder jolokia = http.request("/actuator/hawtio/jolokia", null).header("Content-Type", "text/json")
                 .POST(HttpRequest.BodyPublishers.ofString(MEMORY_READ));
         assertThat(browser.send(jolokia.build(), HttpResponse.BodyHandlers.ofString()).statusCode()).isEqualTo(403);
         String token = cookies.getCookieStore().getCookies().stream().filter(c -> c.getName().equals("XSRF-TOKEN"))
@@ -206,25 +204,6 @@ class OperatorSurfacesRequireLoginTest {
                 HttpResponse.BodyHandlers.ofString());
         assertThat(withToken.statusCode()).isEqualTo(200);
         assertThat(withToken.body()).contains("\"status\":200");
-    }
-
-    private HttpResponse<String> get(String path, String credentials) throws IOException, InterruptedException {
-        return http.send(request(path, credentials).build(), HttpResponse.BodyHandlers.ofString());
-    }
-
-    private HttpResponse<String> post(String path, String body, String credentials)
-            throws IOException, InterruptedException {
-        return http.send(request(path, credentials).header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
-    }
-
-    private HttpRequest.Builder request(String path, String credentials) {
-        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(url(path))).timeout(Duration.ofSeconds(30));
-        if (credentials != null) {
-            b.header("Authorization", "Basic "
-                    + Base64.getEncoder().encodeToString(credentials.getBytes(StandardCharsets.UTF_8)));
-        }
-        return b;
     }
 
     private String url(String path) {

@@ -4,16 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.legacygateway.testsupport.OperatorHttp;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
-import java.net.URI;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import javax.management.MBeanServer;
@@ -85,7 +82,7 @@ class ViewerCannotActThroughJolokiaTest {
     @LocalServerPort
     int port;
 
-    final HttpClient http = HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NEVER).build();
+    final OperatorHttp http = new OperatorHttp(() -> "http://localhost:" + port, Duration.ofSeconds(30));
     Probe probe;
 
     @BeforeEach
@@ -107,7 +104,7 @@ class ViewerCannotActThroughJolokiaTest {
                     base + EXEC + "?p=" + READ,              // Jolokia takes the path, the old guard the p
                     base + "/?p=" + EXEC + "&p=" + READ,     // Jolokia takes the first p, the old guard the last
                     base + "/?%70=" + EXEC)) {               // the container decodes the name, the old guard did not
-                HttpResponse<String> viewer = get(exploit, VIEWER);
+                HttpResponse<String> viewer = http.get(exploit, VIEWER);
                 assertThat(viewer.statusCode()).as("viewer " + exploit + ": " + viewer.body()).isEqualTo(403);
             }
         }
@@ -131,9 +128,9 @@ class ViewerCannotActThroughJolokiaTest {
             }
         }
         for (String url : refusedGets) {
-            HttpResponse<String> viewer = get(url, VIEWER);
+            HttpResponse<String> viewer = http.get(url, VIEWER);
             assertThat(viewer.statusCode()).as("viewer GET " + url + ": " + viewer.body()).isEqualTo(403);
-            assertThat(get(url, null).statusCode()).as("anonymous GET " + url).isEqualTo(401);
+            assertThat(http.get(url, null).statusCode()).as("anonymous GET " + url).isEqualTo(401);
         }
         String exec = "{\"type\":\"exec\",\"mbean\":\"" + PROBE + "\",\"operation\":\"touch\"}";
         String write = "{\"type\":\"write\",\"mbean\":\"" + PROBE + "\",\"attribute\":\"Value\",\"value\":\"forged\"}";
@@ -143,12 +140,12 @@ class ViewerCannotActThroughJolokiaTest {
             for (String body : List.of(exec, write, notification, exec.replace("\"exec\"", "\"EXEC\""),
                     "[" + read + "," + exec + "]", "[" + read + "," + write + "]", "[" + notification + "]",
                     exec.replace("\"exec\"", "\"\\u0065xec\""))) {
-                HttpResponse<String> viewer = post(base, body, VIEWER);
+                HttpResponse<String> viewer = http.post(base, body, VIEWER);
                 assertThat(viewer.statusCode()).as("viewer POST " + base + " " + body).isEqualTo(403);
-                assertThat(post(base, body, null).statusCode()).as("anonymous POST " + body).isEqualTo(403);
+                assertThat(http.post(base, body, null).statusCode()).as("anonymous POST " + body).isEqualTo(403);
             }
             // other methods: Jolokia answers none, a viewer is refused before it
-            assertThat(http.send(request(base + EXEC, VIEWER).PUT(HttpRequest.BodyPublishers.ofString(exec)).build(),
+            assertThat(http.send(http.request(base + EXEC, VIEWER).PUT(HttpRequest.BodyPublishers.ofString(exec)).build(),
                     HttpResponse.BodyHandlers.ofString()).statusCode()).isEqualTo(403);
         }
         assertThat(probe.getTouched()).as("operations run by a viewer or anonymous").isZero();
@@ -159,12 +156,12 @@ class ViewerCannotActThroughJolokiaTest {
             for (String url : List.of(base + READ, base + "/?p=" + READ, base + "?p=" + READ, base + "/?%70=" + READ,
                     base + "/list/java.lang/type=Memory", base + "/search/java.lang:*", base + "/version", base,
                     base + "/read/" + PROBE + "/Value")) {
-                HttpResponse<String> viewer = get(url, VIEWER);
+                HttpResponse<String> viewer = http.get(url, VIEWER);
                 assertThat(viewer.statusCode()).as("viewer GET " + url).isEqualTo(200);
                 assertThat(JSON.readTree(viewer.body()).path("status").asInt()).as(url + ": " + viewer.body())
                         .isEqualTo(200);
             }
-            HttpResponse<String> bulk = post(base, "[" + read + ",{\"type\":\"list\",\"path\":\"java.lang\"},"
+            HttpResponse<String> bulk = http.post(base, "[" + read + ",{\"type\":\"list\",\"path\":\"java.lang\"},"
                     + "{\"type\":\"search\",\"mbean\":\"java.lang:*\"},{\"type\":\"version\"}]", VIEWER);
             assertThat(bulk.statusCode()).isEqualTo(200);
             for (JsonNode r : JSON.readTree(bulk.body())) {
@@ -176,36 +173,17 @@ class ViewerCannotActThroughJolokiaTest {
     /** The operator keeps what it had: exec and write in the path and p forms and by POST. */
     @Test
     void anOperatorStillActs() throws Exception {
-        assertThat(status(get("/actuator/jolokia" + EXEC, OPERATOR))).isEqualTo(200);
-        assertThat(status(get("/actuator/jolokia/?p=" + EXEC, OPERATOR))).isEqualTo(200);
-        assertThat(status(post("/actuator/hawtio/jolokia",
+        assertThat(status(http.get("/actuator/jolokia" + EXEC, OPERATOR))).isEqualTo(200);
+        assertThat(status(http.get("/actuator/jolokia/?p=" + EXEC, OPERATOR))).isEqualTo(200);
+        assertThat(status(http.post("/actuator/hawtio/jolokia",
                 "{\"type\":\"exec\",\"mbean\":\"" + PROBE + "\",\"operation\":\"touch()\"}", OPERATOR))).isEqualTo(200);
         assertThat(probe.getTouched()).isEqualTo(3);
-        assertThat(status(get("/actuator/jolokia" + WRITE, OPERATOR))).isEqualTo(200);
+        assertThat(status(http.get("/actuator/jolokia" + WRITE, OPERATOR))).isEqualTo(200);
         assertThat(probe.getValue()).isEqualTo("forged");
     }
 
     private static int status(HttpResponse<String> response) throws IOException {
         assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
         return JSON.readTree(response.body()).path("status").asInt();
-    }
-
-    HttpResponse<String> get(String path, String credentials) throws IOException, InterruptedException {
-        return http.send(request(path, credentials).build(), HttpResponse.BodyHandlers.ofString());
-    }
-
-    HttpResponse<String> post(String path, String body, String credentials) throws IOException, InterruptedException {
-        return http.send(request(path, credentials).header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
-    }
-
-    HttpRequest.Builder request(String path, String credentials) {
-        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://localhost:" + port + path))
-                .timeout(Duration.ofSeconds(30));
-        if (credentials != null) {
-            b.header("Authorization", "Basic "
-                    + Base64.getEncoder().encodeToString(credentials.getBytes(StandardCharsets.UTF_8)));
-        }
-        return b;
     }
 }

@@ -4,14 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.legacygateway.testsupport.OperatorHttp;
 import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.Base64;
 import java.util.List;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
@@ -43,7 +39,7 @@ class ViewerCannotReadStartupSecretsTest {
     @LocalServerPort
     int port;
 
-    final HttpClient http = HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NEVER).build();
+    final OperatorHttp http = new OperatorHttp(() -> "http://localhost:" + port, Duration.ofSeconds(60));
 
     @Test
     void aViewerReadsNoSystemPropertyNorCommandLine() throws Exception {
@@ -72,23 +68,23 @@ class ViewerCannotReadStartupSecretsTest {
                         + read("\"java.lang:type=Runtime\"", "\"SystemProperties\"") + "]");
         for (String base : List.of("/actuator/jolokia", "/actuator/hawtio/jolokia")) {
             for (String get : gets) {
-                assertNoSecret("GET " + base + get, get(base + get, OperatorSurfacesRequireLoginTest.VIEWER));
-                assertThat(get(base + get, null).statusCode()).as("anonymous " + get).isEqualTo(401);
+                assertNoSecret("GET " + base + get, http.get(base + get, OperatorSurfacesRequireLoginTest.VIEWER));
+                assertThat(http.get(base + get, null).statusCode()).as("anonymous " + get).isEqualTo(401);
             }
             for (String body : posts) {
-                assertNoSecret("POST " + base + " " + body, post(base, body, OperatorSurfacesRequireLoginTest.VIEWER));
-                assertThat(post(base, body, null).statusCode()).as("anonymous " + body).isEqualTo(403);
+                assertNoSecret("POST " + base + " " + body, http.post(base, body, OperatorSurfacesRequireLoginTest.VIEWER));
+                assertThat(http.post(base, body, null).statusCode()).as("anonymous " + body).isEqualTo(403);
             }
         }
         // the rest of the Runtime MBean stays readable
-        HttpResponse<String> uptime = get("/actuator/jolokia/read/java.lang:type=Runtime/Uptime",
+        HttpResponse<String> uptime = http.get("/actuator/jolokia/read/java.lang:type=Runtime/Uptime",
                 OperatorSurfacesRequireLoginTest.VIEWER);
         assertThat(JSON.readTree(uptime.body()).path("value").asLong()).isPositive();
     }
 
     @Test
     void anOperatorStillReadsThem() throws Exception {
-        HttpResponse<String> operator = get("/actuator/jolokia/read/java.lang:type=Runtime/SystemProperties",
+        HttpResponse<String> operator = http.get("/actuator/jolokia/read/java.lang:type=Runtime/SystemProperties",
                 OperatorSurfacesRequireLoginTest.OPERATOR);
         assertThat(JSON.readTree(operator.body()).path("value").path(PROPERTY).asText()).isEqualTo(SECRET);
     }
@@ -114,24 +110,5 @@ class ViewerCannotReadStartupSecretsTest {
 
     private static String read(String mbean, String attribute) {
         return "{\"type\":\"read\",\"mbean\":" + mbean + ",\"attribute\":" + attribute + "}";
-    }
-
-    HttpResponse<String> get(String path, String credentials) throws IOException, InterruptedException {
-        return http.send(request(path, credentials).build(), HttpResponse.BodyHandlers.ofString());
-    }
-
-    HttpResponse<String> post(String path, String body, String credentials) throws IOException, InterruptedException {
-        return http.send(request(path, credentials).header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
-    }
-
-    HttpRequest.Builder request(String path, String credentials) {
-        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://localhost:" + port + path))
-                .timeout(Duration.ofSeconds(60));
-        if (credentials != null) {
-            b.header("Authorization", "Basic "
-                    + Base64.getEncoder().encodeToString(credentials.getBytes(StandardCharsets.UTF_8)));
-        }
-        return b;
     }
 }

@@ -41,6 +41,16 @@ public final class LegacyDatabases {
         registry.add(prefix + "initialize-schema", () -> "true");
     }
 
+    /**
+     * The properties {@link #register(DynamicPropertyRegistry, String, TestDatabase, Class)} registers, resolved (the
+     * schema created on first use): what {@link OnPostgres}, {@link OnMariaDb} and {@link OnH2} give a Spring test.
+     */
+    public static Map<String, Object> properties(String dataSource, TestDatabase db, Class<?> testClass) {
+        String prefix = "gateway.datasources." + dataSource + ".";
+        return Map.of(prefix + "url", directUrl(dataSource, db, testClass), prefix + "username", db.username(),
+                prefix + "password", "", prefix + "initialize-schema", "true");
+    }
+
     /** The JDBC URL of the test class's schema, straight to the database (created on first use). */
     public static String directUrl(String dataSource, TestDatabase db, Class<?> testClass) {
         return urls.computeIfAbsent(testClass.getName() + "/" + dataSource + "/" + db, k -> create(db, testClass));

@@ -1,7 +1,10 @@
 package io.legacygateway.testsupport;
 
+import io.legacygateway.envelope.EnvelopeMessages;
+import io.legacygateway.envelope.EventEnvelope;
 import jakarta.jms.Connection;
 import jakarta.jms.ConnectionFactory;
+import jakarta.jms.DeliveryMode;
 import jakarta.jms.JMSException;
 import jakarta.jms.Message;
 import jakarta.jms.MessageConsumer;
@@ -94,6 +97,29 @@ public final class QueueProbe {
         try {
             return JMSManagementHelper.getResult(answer, type);
         } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /**
+     * Sends {@code bodies} as they are, persistent, in one transaction; {@code envelopes[i]} (when present) supplies
+     * the properties of body i, and with {@code duplicateIds} its id as the broker's duplicate id. Without it a test
+     * can send one envelope twice, as a duplicate delivery.
+     */
+    public void send(String queue, List<String> bodies, boolean duplicateIds, EventEnvelope... envelopes) {
+        try (Connection c = connectionFactory.createConnection();
+             Session s = c.createSession(true, Session.SESSION_TRANSACTED);
+             MessageProducer p = s.createProducer(s.createQueue(queue))) {
+            for (int i = 0; i < bodies.size(); i++) {
+                EventEnvelope envelope = i < envelopes.length ? envelopes[i] : null;
+                TextMessage m = envelope != null
+                        ? EnvelopeMessages.toMessage(s, envelope, bodies.get(i), duplicateIds ? envelope.id() : null,
+                                null)
+                        : s.createTextMessage(bodies.get(i));
+                p.send(m, DeliveryMode.PERSISTENT, Message.DEFAULT_PRIORITY, 0L);
+            }
+            s.commit();
+        } catch (JMSException e) {
             throw new IllegalStateException(e);
         }
     }

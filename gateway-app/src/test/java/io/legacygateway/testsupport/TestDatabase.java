@@ -6,6 +6,10 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.Locale;
 import java.util.UUID;
+import org.springframework.core.annotation.MergedAnnotation;
+import org.springframework.core.annotation.MergedAnnotations;
+import org.springframework.core.annotation.MergedAnnotations.SearchStrategy;
+import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
  * The real databases the tests run against: the machine's PostgreSQL and MariaDB (started by {@code .ci/run}) and an
@@ -36,6 +40,16 @@ public enum TestDatabase {
         public String username() {
             return "postgres";
         }
+
+        @Override
+        public String sessionIdQuery() {
+            return "SELECT pg_backend_pid()";
+        }
+
+        @Override
+        public void endSession(JdbcTemplate other, long id) {
+            other.queryForObject("SELECT pg_terminate_backend(?)", Boolean.class, (int) id);
+        }
     },
     MARIADB {
         @Override
@@ -59,6 +73,16 @@ public enum TestDatabase {
         @Override
         public String username() {
             return "root";
+        }
+
+        @Override
+        public String sessionIdQuery() {
+            return "SELECT CONNECTION_ID()";
+        }
+
+        @Override
+        public void endSession(JdbcTemplate other, long id) {
+            other.execute("KILL CONNECTION " + id); // KILL takes no bind; the id is the server's own number
         }
     },
     H2 {
@@ -90,6 +114,32 @@ public enum TestDatabase {
     public abstract void drop(String name) throws SQLException;
 
     public abstract String username();
+
+    /** The statement that returns the session's own id on the server (PostgreSQL and MariaDB only). */
+    public String sessionIdQuery() {
+        throw new UnsupportedOperationException("no server session to name on " + this);
+    }
+
+    /** Ends the session {@code id} on the server, from another session (PostgreSQL and MariaDB only). */
+    public void endSession(JdbcTemplate other, long id) {
+        throw new UnsupportedOperationException("no server session to end on " + this);
+    }
+
+    /**
+     * The database {@code testClass} runs against, from its {@link OnPostgres}, {@link OnMariaDb} or {@link OnH2}
+     * (or a superclass's).
+     *
+     * @throws IllegalStateException if the class names none
+     */
+    public static TestDatabase of(Class<?> testClass) {
+        MergedAnnotation<OnDatabase> on = MergedAnnotations.from(testClass, SearchStrategy.TYPE_HIERARCHY)
+                .get(OnDatabase.class);
+        if (!on.isPresent()) {
+            throw new IllegalStateException(testClass.getName() + " names no database: annotate it with @OnPostgres,"
+                    + " @OnMariaDb or @OnH2");
+        }
+        return on.getEnum("value", TestDatabase.class);
+    }
 
     /** A fresh, unique name for a test class's schema or database. */
     public static String uniqueName(Class<?> testClass) {

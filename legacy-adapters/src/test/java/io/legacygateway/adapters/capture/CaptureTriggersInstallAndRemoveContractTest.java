@@ -7,7 +7,7 @@ import io.legacygateway.adapters.capture.CaptureTriggers.Operation;
 import io.legacygateway.adapters.sql.GatewaySchema;
 import io.legacygateway.adapters.sql.TableInspector;
 import io.legacygateway.adapters.sql.TableName;
-import io.legacygateway.adapters.testsupport.ContractDatabase;
+import io.legacygateway.adapters.testsupport.ContractDatabaseTest;
 import io.legacygateway.adapters.testsupport.TestSchema;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -33,11 +33,9 @@ import org.springframework.dao.DataAccessException;
  * {@code remove} nothing is captured any more (removing twice is harmless).
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
-abstract class CaptureTriggersInstallAndRemoveContractTest {
+abstract class CaptureTriggersInstallAndRemoveContractTest implements ContractDatabaseTest {
 
     TestSchema schema;
-
-    abstract ContractDatabase database();
 
     /** CREATE TABLE customers (id BIGINT primary key, name, email) in the database's types. */
     abstract String createCustomers();

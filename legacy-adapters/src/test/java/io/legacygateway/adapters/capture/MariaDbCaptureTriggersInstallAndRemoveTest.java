@@ -1,13 +1,9 @@
 package io.legacygateway.adapters.capture;
 
-import io.legacygateway.adapters.testsupport.ContractDatabase;
+import io.legacygateway.adapters.testsupport.OnMariaDb;
 
+@OnMariaDb
 class MariaDbCaptureTriggersInstallAndRemoveTest extends CaptureTriggersInstallAndRemoveContractTest {
-
-    @Override
-    ContractDatabase database() {
-        return ContractDatabase.MARIADB;
-    }
 
     @Override
     String createCustomers() {

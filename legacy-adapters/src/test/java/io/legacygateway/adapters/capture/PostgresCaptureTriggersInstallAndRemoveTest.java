@@ -1,13 +1,9 @@
 package io.legacygateway.adapters.capture;
 
-import io.legacygateway.adapters.testsupport.ContractDatabase;
+import io.legacygateway.adapters.testsupport.OnPostgres;
 
+@OnPostgres
 class PostgresCaptureTriggersInstallAndRemoveTest extends CaptureTriggersInstallAndRemoveContractTest {
-
-    @Override
-    ContractDatabase database() {
-        return ContractDatabase.POSTGRESQL;
-    }
 
     @Override
     String createCustomers() {

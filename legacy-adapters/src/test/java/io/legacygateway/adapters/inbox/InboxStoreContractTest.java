@@ -7,7 +7,7 @@ import static org.awaitility.Awaitility.await;
 import io.legacygateway.adapters.sql.GatewaySchema;
 import io.legacygateway.adapters.sql.TableInspector;
 import io.legacygateway.adapters.sql.TableName;
-import io.legacygateway.adapters.testsupport.ContractDatabase;
+import io.legacygateway.adapters.testsupport.ContractDatabaseTest;
 import io.legacygateway.adapters.testsupport.TestSchema;
 import java.time.Duration;
 import java.time.Instant;
@@ -35,7 +35,7 @@ import org.springframework.dao.DuplicateKeyException;
  * transaction is observed in the database's lock table, never assumed after a sleep.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
-abstract class InboxStoreContractTest {
+abstract class InboxStoreContractTest implements ContractDatabaseTest {
 
     static final Instant T0 = Instant.parse("2030-01-01T00:00:00Z");
     /**
@@ -46,8 +46,6 @@ abstract class InboxStoreContractTest {
 
     TestSchema schema;
     InboxStore inbox;
-
-    abstract ContractDatabase database();
 
     /**
      * Whether an insert racing another transaction's uncommitted insert of the same key fails on the primary key

@@ -1,11 +1,7 @@
 package io.legacygateway.adapters.inbox;
 
-import io.legacygateway.adapters.testsupport.ContractDatabase;
+import io.legacygateway.adapters.testsupport.OnMariaDb;
 
+@OnMariaDb
 class MariaDbInboxStoreTest extends InboxStoreContractTest {
-
-    @Override
-    ContractDatabase database() {
-        return ContractDatabase.MARIADB;
-    }
 }

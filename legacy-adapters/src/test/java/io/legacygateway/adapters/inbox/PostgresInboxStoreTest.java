@@ -1,11 +1,7 @@
 package io.legacygateway.adapters.inbox;
 
-import io.legacygateway.adapters.testsupport.ContractDatabase;
+import io.legacygateway.adapters.testsupport.OnPostgres;
 
+@OnPostgres
 class PostgresInboxStoreTest extends InboxStoreContractTest {
-
-    @Override
-    ContractDatabase database() {
-        return ContractDatabase.POSTGRESQL;
-    }
 }

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.legacygateway.adapters.outbox.mapping.MarkMode;
 import io.legacygateway.adapters.outbox.mapping.OutboxMapping;
 import io.legacygateway.adapters.outbox.mapping.PayloadFormat;
-import io.legacygateway.adapters.testsupport.ContractDatabase;
+import io.legacygateway.adapters.testsupport.ContractDatabaseTest;
 import io.legacygateway.adapters.testsupport.TestSchema;
 import java.sql.Types;
 import java.time.ZoneOffset;
@@ -25,11 +25,9 @@ import org.springframework.dao.DataAccessException;
  * and an outage by {@link Dialect#refusedRows}.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
-abstract class DialectAndTableInspectorContractTest {
+abstract class DialectAndTableInspectorContractTest implements ContractDatabaseTest {
 
     TestSchema schema;
-
-    abstract ContractDatabase database();
 
     /** The schema (PostgreSQL, H2) or database (MariaDB) that holds this class's tables. */
     String storedSchema() {

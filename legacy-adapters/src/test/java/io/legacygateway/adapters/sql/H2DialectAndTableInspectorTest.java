@@ -1,13 +1,9 @@
 package io.legacygateway.adapters.sql;
 
-import io.legacygateway.adapters.testsupport.ContractDatabase;
+import io.legacygateway.adapters.testsupport.OnH2;
 
+@OnH2
 class H2DialectAndTableInspectorTest extends DialectAndTableInspectorContractTest {
-
-    @Override
-    ContractDatabase database() {
-        return ContractDatabase.H2;
-    }
 
     /** The in-memory database is this class's own; its tables live in the default schema. */
     @Override

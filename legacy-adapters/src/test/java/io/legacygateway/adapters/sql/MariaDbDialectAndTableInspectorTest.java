@@ -1,11 +1,7 @@
 package io.legacygateway.adapters.sql;
 
-import io.legacygateway.adapters.testsupport.ContractDatabase;
+import io.legacygateway.adapters.testsupport.OnMariaDb;
 
+@OnMariaDb
 class MariaDbDialectAndTableInspectorTest extends DialectAndTableInspectorContractTest {
-
-    @Override
-    ContractDatabase database() {
-        return ContractDatabase.MARIADB;
-    }
 }

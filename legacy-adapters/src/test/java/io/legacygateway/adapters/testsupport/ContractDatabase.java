@@ -5,6 +5,9 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
+import org.springframework.core.annotation.MergedAnnotation;
+import org.springframework.core.annotation.MergedAnnotations;
+import org.springframework.core.annotation.MergedAnnotations.SearchStrategy;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
@@ -91,6 +94,22 @@ public enum ContractDatabase {
 
     public String username() {
         return username;
+    }
+
+    /**
+     * The database {@code testClass} runs against, from its {@link OnPostgres}, {@link OnMariaDb} or {@link OnH2}
+     * (or a superclass's).
+     *
+     * @throws IllegalStateException if the class names none
+     */
+    public static ContractDatabase of(Class<?> testClass) {
+        MergedAnnotation<OnDatabase> on = MergedAnnotations.from(testClass, SearchStrategy.TYPE_HIERARCHY)
+                .get(OnDatabase.class);
+        if (!on.isPresent()) {
+            throw new IllegalStateException(testClass.getName() + " names no database: annotate it with @OnPostgres,"
+                    + " @OnMariaDb or @OnH2");
+        }
+        return on.getEnum("value", ContractDatabase.class);
     }
 
     /** Creates an empty schema and returns the JDBC URL that makes it the connection's default. */

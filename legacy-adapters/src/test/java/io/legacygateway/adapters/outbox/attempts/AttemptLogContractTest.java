@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.tuple;
 import io.legacygateway.adapters.outbox.attempts.AttemptLog.Entry;
 import io.legacygateway.adapters.outbox.mapping.OutboxRow;
 import io.legacygateway.adapters.sql.GatewaySchema;
-import io.legacygateway.adapters.testsupport.ContractDatabase;
+import io.legacygateway.adapters.testsupport.ContractDatabaseTest;
 import io.legacygateway.adapters.testsupport.TestSchema;
 import java.time.Instant;
 import java.util.List;
@@ -25,13 +25,11 @@ import org.springframework.jdbc.datasource.DataSourceTransactionManager;
  * finish was never written reads SENT/NONE. Each reader returns exactly the rows of its question.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
-abstract class AttemptLogContractTest {
+abstract class AttemptLogContractTest implements ContractDatabaseTest {
 
     static final Instant T0 = Instant.parse("2030-01-01T00:00:00Z");
 
     TestSchema schema;
-
-    abstract ContractDatabase database();
 
     @BeforeAll
     void createSchema() {

@@ -1,11 +1,7 @@
 package io.legacygateway.adapters.outbox.attempts;
 
-import io.legacygateway.adapters.testsupport.ContractDatabase;
+import io.legacygateway.adapters.testsupport.OnH2;
 
+@OnH2
 class H2AttemptLogTest extends AttemptLogContractTest {
-
-    @Override
-    ContractDatabase database() {
-        return ContractDatabase.H2;
-    }
 }

@@ -1,11 +1,7 @@
 package io.legacygateway.adapters.outbox.attempts;
 
-import io.legacygateway.adapters.testsupport.ContractDatabase;
+import io.legacygateway.adapters.testsupport.OnPostgres;
 
+@OnPostgres
 class PostgresAttemptLogTest extends AttemptLogContractTest {
-
-    @Override
-    ContractDatabase database() {
-        return ContractDatabase.POSTGRESQL;
-    }
 }

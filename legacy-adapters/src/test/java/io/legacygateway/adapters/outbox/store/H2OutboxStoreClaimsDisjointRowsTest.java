@@ -1,14 +1,10 @@
 package io.legacygateway.adapters.outbox.store;
 
 import io.legacygateway.adapters.outbox.mapping.MarkMode;
-import io.legacygateway.adapters.testsupport.ContractDatabase;
+import io.legacygateway.adapters.testsupport.OnH2;
 
+@OnH2
 class H2OutboxStoreClaimsDisjointRowsTest extends OutboxStoreClaimsDisjointRowsContractTest {
-
-    @Override
-    ContractDatabase database() {
-        return ContractDatabase.H2;
-    }
 
     /**
      * H2 2.3.232: a {@code FOR UPDATE SKIP LOCKED} read through an index that leads with the status (the default

@@ -1,11 +1,7 @@
 package io.legacygateway.adapters.outbox.store;
 
-import io.legacygateway.adapters.testsupport.ContractDatabase;
+import io.legacygateway.adapters.testsupport.OnH2;
 
+@OnH2
 class H2OutboxStoreRetryAndParkTest extends OutboxStoreRetryAndParkContractTest {
-
-    @Override
-    ContractDatabase database() {
-        return ContractDatabase.H2;
-    }
 }

@@ -1,14 +1,10 @@
 package io.legacygateway.adapters.outbox.store;
 
-import io.legacygateway.adapters.testsupport.ContractDatabase;
+import io.legacygateway.adapters.testsupport.OnMariaDb;
 import org.springframework.jdbc.core.JdbcTemplate;
 
+@OnMariaDb
 class MariaDbClaimLeaseTest extends ClaimLeaseContractTest {
-
-    @Override
-    ContractDatabase database() {
-        return ContractDatabase.MARIADB;
-    }
 
     @Override
     long sessionIdleLimit(JdbcTemplate session) {

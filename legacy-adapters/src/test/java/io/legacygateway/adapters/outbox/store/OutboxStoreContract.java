@@ -1,7 +1,7 @@
 package io.legacygateway.adapters.outbox.store;
 
 import io.legacygateway.adapters.sql.GatewaySchema;
-import io.legacygateway.adapters.testsupport.ContractDatabase;
+import io.legacygateway.adapters.testsupport.ContractDatabaseTest;
 import io.legacygateway.adapters.testsupport.TestSchema;
 import java.time.Instant;
 import org.junit.jupiter.api.AfterAll;
@@ -14,14 +14,12 @@ import org.junit.jupiter.api.TestInstance;
  * once per class on the subclass's database and dropped after it, and an outbox emptied before each test.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
-public abstract class OutboxStoreContract {
+abstract class OutboxStoreContract implements ContractDatabaseTest {
 
     static final Instant T0 = Instant.parse("2030-01-01T00:00:00Z");
 
     TestSchema schema;
     OutboxFixture outbox;
-
-    abstract ContractDatabase database();
 
     @BeforeAll
     void createSchema() {

@@ -12,7 +12,7 @@ import io.legacygateway.adapters.outbox.mapping.PayloadFormat;
 import io.legacygateway.adapters.sql.GatewaySchema;
 import io.legacygateway.adapters.sql.TableInspector;
 import io.legacygateway.adapters.sql.TableName;
-import io.legacygateway.adapters.testsupport.ContractDatabase;
+import io.legacygateway.adapters.testsupport.ContractDatabaseTest;
 import io.legacygateway.adapters.testsupport.TestSchema;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -32,7 +32,7 @@ import org.junit.jupiter.api.TestInstance;
  * status back and the log's entry due.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
-abstract class OutboxStoreOnALegacyTableContractTest {
+abstract class OutboxStoreOnALegacyTableContractTest implements ContractDatabaseTest {
 
     static final Instant T0 = Instant.parse("2030-01-01T00:00:00Z");
     static final Map<String, String> PARAMETERS = Map.of("keyColumn", "order_no", "orderColumn", "order_no",
@@ -42,8 +42,6 @@ abstract class OutboxStoreOnALegacyTableContractTest {
     TestSchema schema;
     OutboxStore store;
     RejectionLog log;
-
-    abstract ContractDatabase database();
 
     @BeforeAll
     void createSchema() {

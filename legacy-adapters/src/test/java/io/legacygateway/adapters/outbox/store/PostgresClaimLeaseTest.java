@@ -1,14 +1,10 @@
 package io.legacygateway.adapters.outbox.store;
 
-import io.legacygateway.adapters.testsupport.ContractDatabase;
+import io.legacygateway.adapters.testsupport.OnPostgres;
 import org.springframework.jdbc.core.JdbcTemplate;
 
+@OnPostgres
 class PostgresClaimLeaseTest extends ClaimLeaseContractTest {
-
-    @Override
-    ContractDatabase database() {
-        return ContractDatabase.POSTGRESQL;
-    }
 
     @Override
     long sessionIdleLimit(JdbcTemplate session) {

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.legacygateway.adapters.outbox.mapping.MarkMode;
 import io.legacygateway.adapters.outbox.mapping.OutboxRow;
-import io.legacygateway.adapters.testsupport.ContractDatabase;
+import io.legacygateway.adapters.testsupport.OnPostgres;
 import java.sql.Connection;
 import java.sql.Timestamp;
 import java.util.List;
@@ -24,17 +24,13 @@ import org.springframework.transaction.support.TransactionTemplate;
  * behind 100,000 waiting rows). The cycle's setting statement ({@link OutboxStore#claimInOrder}) makes them generic: on
  * one connection, after a dozen cycles behind a backlog, no statement of the cycle has had a custom plan.
  */
+@OnPostgres
 class PostgresCycleIsPlannedOncePerConnectionTest extends OutboxStoreContract {
 
     private static final MarkMode MODE = MarkMode.STATUS;
     private static final int CYCLES = 12;
     private static final int BATCH = 100;
     private static final int BACKLOG = 20_000;
-
-    @Override
-    ContractDatabase database() {
-        return ContractDatabase.POSTGRESQL;
-    }
 
     @Test
     void noStatementOfTheCycleIsPlannedAgainInEachCycle() throws Exception {

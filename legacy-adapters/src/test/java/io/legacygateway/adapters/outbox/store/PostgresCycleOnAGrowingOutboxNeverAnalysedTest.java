@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.legacygateway.adapters.outbox.mapping.MarkMode;
 import io.legacygateway.adapters.outbox.mapping.OutboxRow;
-import io.legacygateway.adapters.testsupport.ContractDatabase;
+import io.legacygateway.adapters.testsupport.OnPostgres;
 import java.sql.Connection;
 import java.util.ArrayList;
 import java.util.List;
@@ -26,6 +26,7 @@ import org.springframework.transaction.support.TransactionTemplate;
  * later cycles may scan the whole table: the backend's counters ({@code pg_stat_xact_user_tables}, not yet reported)
  * grow by no sequential scan of it in any cycle.
  */
+@OnPostgres
 class PostgresCycleOnAGrowingOutboxNeverAnalysedTest extends OutboxStoreContract {
 
     private static final int BATCH = 100;
@@ -33,11 +34,6 @@ class PostgresCycleOnAGrowingOutboxNeverAnalysedTest extends OutboxStoreContract
     private static final int SMALL_CYCLES = 6;
     private static final int LATER_CYCLES = 4;
     private static final int HISTORY = 50_000;
-
-    @Override
-    ContractDatabase database() {
-        return ContractDatabase.POSTGRESQL;
-    }
 
     /**
      * @param analysedWhileSmall whether the table's statistics were taken once, while it was small (as an ANALYZE

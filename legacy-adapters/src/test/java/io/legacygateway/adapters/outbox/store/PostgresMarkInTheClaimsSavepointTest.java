@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.legacygateway.adapters.outbox.OutboxFailure;
 import io.legacygateway.adapters.outbox.mapping.MarkMode;
 import io.legacygateway.adapters.outbox.mapping.OutboxRow;
-import io.legacygateway.adapters.testsupport.ContractDatabase;
+import io.legacygateway.adapters.testsupport.OnPostgres;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
@@ -21,15 +21,11 @@ import org.junit.jupiter.api.Test;
  * row is then marked by exactly one relay: a row the other relay marked stays as it marked it, a row it holds is left
  * to it, and the offender is parked with the database's reason.
  */
+@OnPostgres
 class PostgresMarkInTheClaimsSavepointTest extends OutboxStoreContract {
 
     private static final MarkMode MODE = MarkMode.STATUS;
     private static final String TABLE = OutboxFixture.table(MODE);
-
-    @Override
-    ContractDatabase database() {
-        return ContractDatabase.POSTGRESQL;
-    }
 
     @BeforeEach
     void refusePoison() {

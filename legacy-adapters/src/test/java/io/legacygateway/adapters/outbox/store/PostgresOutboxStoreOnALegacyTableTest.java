@@ -1,11 +1,7 @@
 package io.legacygateway.adapters.outbox.store;
 
-import io.legacygateway.adapters.testsupport.ContractDatabase;
+import io.legacygateway.adapters.testsupport.OnPostgres;
 
+@OnPostgres
 class PostgresOutboxStoreOnALegacyTableTest extends OutboxStoreOnALegacyTableContractTest {
-
-    @Override
-    ContractDatabase database() {
-        return ContractDatabase.POSTGRESQL;
-    }
 }

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.legacygateway.adapters.outbox.mapping.MarkMode;
-import io.legacygateway.adapters.testsupport.ContractDatabase;
+import io.legacygateway.adapters.testsupport.OnPostgres;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
 import java.sql.Connection;
@@ -24,14 +24,10 @@ import org.springframework.jdbc.datasource.SingleConnectionDataSource;
  * every later explain on it fails with "prepared statement already exists". Here the failing statement names a
  * prepared statement that does not exist, once, on the one connection every explain uses.
  */
+@OnPostgres
 class PostgresRelayExplainThatFailsLeavesNoPreparedStatementTest extends OutboxStoreContract {
 
     private static final MarkMode MODE = MarkMode.STATUS;
-
-    @Override
-    ContractDatabase database() {
-        return ContractDatabase.POSTGRESQL;
-    }
 
     @Test
     void aFailedExplainDropsItsPreparedStatementAndTheNextExplainOnTheSameConnectionRuns() throws Exception {

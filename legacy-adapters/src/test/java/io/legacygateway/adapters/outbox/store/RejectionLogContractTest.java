@@ -8,7 +8,7 @@ import io.legacygateway.adapters.outbox.mapping.OutboxRow;
 import io.legacygateway.adapters.outbox.store.RejectionLog.Entry;
 import io.legacygateway.adapters.outbox.store.RejectionLog.State;
 import io.legacygateway.adapters.sql.GatewaySchema;
-import io.legacygateway.adapters.testsupport.ContractDatabase;
+import io.legacygateway.adapters.testsupport.ContractDatabaseTest;
 import io.legacygateway.adapters.testsupport.TestSchema;
 import java.time.Instant;
 import java.util.List;
@@ -26,15 +26,13 @@ import org.junit.jupiter.api.TestInstance;
  * are the relay's, read back exactly.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
-abstract class RejectionLogContractTest {
+abstract class RejectionLogContractTest implements ContractDatabaseTest {
 
     static final Instant T0 = Instant.parse("2030-01-01T00:00:00Z");
 
     TestSchema schema;
     RejectionLog log;
     RejectionLog other;
-
-    abstract ContractDatabase database();
 
     @BeforeAll
     void createSchema() {

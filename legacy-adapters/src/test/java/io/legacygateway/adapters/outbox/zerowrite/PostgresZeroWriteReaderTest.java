@@ -1,11 +1,7 @@
 package io.legacygateway.adapters.outbox.zerowrite;
 
-import io.legacygateway.adapters.testsupport.ContractDatabase;
+import io.legacygateway.adapters.testsupport.OnPostgres;
 
+@OnPostgres
 class PostgresZeroWriteReaderTest extends ZeroWriteReaderContractTest {
-
-    @Override
-    ContractDatabase database() {
-        return ContractDatabase.POSTGRESQL;
-    }
 }

@@ -18,7 +18,7 @@ import io.legacygateway.adapters.outbox.zerowrite.ZeroWriteReader.StartFrom;
 import io.legacygateway.adapters.sql.GatewaySchema;
 import io.legacygateway.adapters.sql.TableInspector;
 import io.legacygateway.adapters.sql.TableName;
-import io.legacygateway.adapters.testsupport.ContractDatabase;
+import io.legacygateway.adapters.testsupport.ContractDatabaseTest;
 import io.legacygateway.adapters.testsupport.TestSchema;
 import java.time.Duration;
 import java.time.Instant;
@@ -41,7 +41,7 @@ import org.junit.jupiter.api.TestInstance;
  * position belongs to one source table.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
-abstract class ZeroWriteReaderContractTest {
+abstract class ZeroWriteReaderContractTest implements ContractDatabaseTest {
 
     /**
      * How long a row may take to become final: the horizon waits for the oldest transaction of the whole server, and
@@ -54,8 +54,6 @@ abstract class ZeroWriteReaderContractTest {
     TestSchema schema;
     OutboxMapping mapping;
     RejectionLog log;
-
-    abstract ContractDatabase database();
 
     @BeforeAll
     void createSchema() {
