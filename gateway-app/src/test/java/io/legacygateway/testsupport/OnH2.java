@@ -10,8 +10,9 @@ import org.springframework.core.annotation.AliasFor;
 import org.springframework.test.context.ContextCustomizerFactories;
 
 /**
- * Runs the test class against an in-memory H2 (an extra fast lane, never the only database): {@code @OnH2 class H2XTest extends XContractTest {}}. The class gets a
- * schema of its own; on a Spring test it is datasource {@code gateway.datasources.<dataSource>} of the context.
+ * Runs the test class against an in-memory H2 (an extra fast lane, never the only database): {@code @OnH2 class H2XTest
+ * extends XContractTest {}}. The class gets a schema of its own; on a Spring test it is datasource {@code
+ * gateway.datasources.<dataSource>} of the context.
  *
  * @see OnDatabase
  */

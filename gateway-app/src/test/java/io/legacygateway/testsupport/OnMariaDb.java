@@ -10,8 +10,9 @@ import org.springframework.core.annotation.AliasFor;
 import org.springframework.test.context.ContextCustomizerFactories;
 
 /**
- * Runs the test class against MariaDB (127.0.0.1:3306): {@code @OnMariaDb class MariaDbXTest extends XContractTest {}}. The class gets a
- * schema of its own; on a Spring test it is datasource {@code gateway.datasources.<dataSource>} of the context.
+ * Runs the test class against MariaDB (127.0.0.1:3306): {@code @OnMariaDb class MariaDbXTest extends XContractTest {}}.
+ * The class gets a schema of its own; on a Spring test it is datasource {@code gateway.datasources.<dataSource>} of the
+ * context.
  *
  * @see OnDatabase
  */
