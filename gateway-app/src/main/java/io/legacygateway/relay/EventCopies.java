@@ -67,7 +67,7 @@ final class EventCopies {
                 m.setHeader(EnvelopeMessages.EVENT_VERSION, env.eventVersion());
                 m.setHeader(EnvelopeMessages.TYPE, env.type());
                 try {
-                    shaped = RelaySteps.data(codec, c.step().apply(exchange), true, exchange);
+                    shaped = StepOutput.data(codec, c.step().apply(exchange), true, exchange);
                 } catch (Exception e) {
                     item.reject(c.step().parameter() + " (" + c.step() + ") failed: " + Failures.describe(e));
                     return;

@@ -29,7 +29,7 @@ final class FailedAttempts {
 
     /** Whether a FAILED row holds back the later rows of its aggregate ({@code failedRowPolicy BLOCK_AGGREGATE}). */
     boolean blocksAggregate() {
-        return settings.failedRowPolicy() == RelaySettings.FailedRowPolicy.BLOCK_AGGREGATE;
+        return settings.failedRowPolicy() == FailedRowPolicy.BLOCK_AGGREGATE;
     }
 
     /** Logs the charged failure at WARN: parked, or when its next attempt is due. */

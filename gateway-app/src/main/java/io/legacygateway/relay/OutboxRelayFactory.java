@@ -169,7 +169,7 @@ public class OutboxRelayFactory implements DisposableBean {
                 ? new ZeroWriteReader(dataSource, dialect, mapping, stateDataSource, stateDialect, rejections,
                         s.relay(), source, s.startFrom(), s.settleTime(), label)
                 : new OutboxStore(dataSource, dialect, mapping, rejections, retries,
-                        s.failedRowPolicy() == RelaySettings.FailedRowPolicy.BLOCK_AGGREGATE, s.claimLease());
+                        s.failedRowPolicy() == FailedRowPolicy.BLOCK_AGGREGATE, s.claimLease());
         if (s.retention() != null && !(store instanceof OutboxStore o && o.keepsPublishedRows())) {
             throw new IllegalArgumentException(label.apply("retention") + ": deleting published rows by age needs the"
                     + " time of publication; map publishedAtColumn (markMode " + s.markMode() + ") or set"
@@ -198,7 +198,7 @@ public class OutboxRelayFactory implements DisposableBean {
      */
     public RoutePolicy wakeUp(OutboxRelay relay) {
         RelaySettings s = relay.settings();
-        if (s.wakeUp() == RelaySettings.WakeUp.NONE) {
+        if (s.wakeUp() == WakeUp.NONE) {
             return new RoutePolicySupport() {
             };
         }

@@ -23,7 +23,7 @@ final class RelayChecks {
 
     /** {@code wakeUp: NOTIFY} needs LISTEN/NOTIFY and a table whose name makes a channel. */
     static void requireWakeUp(RelaySettings s, Dialect dialect) {
-        if (s.wakeUp() == RelaySettings.WakeUp.NOTIFY) {
+        if (s.wakeUp() == WakeUp.NOTIFY) {
             if (!dialect.has("wakeUp.listen")) {
                 throw new IllegalArgumentException(RelaySettings.label(s.relay(), "wakeUp") + ": NOTIFY needs"
                         + " LISTEN/NOTIFY, which only PostgreSQL offers; datasource '" + s.dataSource() + "' is "
@@ -68,7 +68,7 @@ final class RelayChecks {
                 table.name(), s.markMode(), s.destination(), s.batchSize(), s.pollInterval(), s.retry().maxAttempts(),
                 s.failedRowPolicy(), s.retention() == null ? "off" : DurationText.format(s.retention()),
                 s.attemptLog() ? "on" : "off",
-                s.wakeUp() == RelaySettings.WakeUp.NONE ? "none"
+                s.wakeUp() == WakeUp.NONE ? "none"
                         : "NOTIFY on channel " + NotifyTrigger.channel(label.apply("table"), s.table()),
                 s.transactionMode(), steps(s.steps()), dialect.testedHere() ? "" : " [dialect NOT tested by this project]");
     }

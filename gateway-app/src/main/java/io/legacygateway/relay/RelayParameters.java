@@ -145,7 +145,7 @@ public record RelayParameters(
         @TemplateParameter("`CONTINUE`: the later rows of a `FAILED` row's aggregate are published;"
                 + " `BLOCK_AGGREGATE`: they wait until the `FAILED` row is retried and published, then follow in order"
                 + " (not in `ZERO_WRITE` mode)")
-        @DefaultValue("CONTINUE") RelaySettings.FailedRowPolicy failedRowPolicy,
+        @DefaultValue("CONTINUE") FailedRowPolicy failedRowPolicy,
 
         @TemplateParameter("Delete published rows this long after publication, e.g. `7d` (`STATUS` with a"
                 + " `publishedAtColumn`, and `TIMESTAMP`; refused in `DELETE` and `ZERO_WRITE` mode and for tables"
@@ -189,7 +189,7 @@ public record RelayParameters(
                 + " startup): the relay listens on channel `gw_outbox_<table>` and runs a cycle as soon as a"
                 + " notification arrives; needs the trigger of `triggers --notify`. Polling at `pollInterval` stays"
                 + " the safety net. See [Wake-up](#wake-up-listennotify)")
-        @DefaultValue("NONE") RelaySettings.WakeUp wakeUp,
+        @DefaultValue("NONE") WakeUp wakeUp,
 
         @TemplateParameter("`LOCAL`: the broker's transaction commits, then the database's (at-least-once; a crash in"
                 + " between resends the batch and the broker's duplicate detection drops the copies). `XA`: claim,"

@@ -72,25 +72,6 @@ public record RelaySettings(String relay, String dataSource, TableName table, Ma
     public record DomainTable(TableName table, String keyColumn, String aggregateType) {
     }
 
-    /** What runs a cycle besides the timer at {@code pollInterval}, which keeps running as the safety net. */
-    public enum WakeUp {
-        /** Nothing: rows are claimed at the next poll. */
-        NONE,
-        /**
-         * PostgreSQL: the relay listens on its table's channel ({@code triggers --notify} installs the trigger that
-         * signals it) and runs a cycle as soon as a notification arrives.
-         */
-        NOTIFY
-    }
-
-    /** What a FAILED row means for the later rows of its aggregate. */
-    public enum FailedRowPolicy {
-        /** They are published: a FAILED row never blocks other rows. */
-        CONTINUE,
-        /** They wait until the FAILED row has been retried and published, then follow in order. */
-        BLOCK_AGGREGATE
-    }
-
     /** How errors name a parameter: {@code outbox-relay 'orders' parameter 'table'}. */
     public static String label(String relay, String parameter) {
         return "outbox-relay '" + relay + "' parameter '" + parameter + "'";

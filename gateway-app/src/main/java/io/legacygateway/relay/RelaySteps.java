@@ -2,7 +2,6 @@ package io.legacygateway.relay;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.TextNode;
 import io.legacygateway.adapters.Failures;
 import io.legacygateway.envelope.EnvelopeCodec;
 import io.legacygateway.envelope.EnvelopeMessages;
@@ -11,7 +10,6 @@ import io.legacygateway.relay.RelayCycle.RelayedRow;
 import io.legacygateway.steps.EventStep;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import org.apache.camel.CamelContext;
 import org.apache.camel.Exchange;
 import org.apache.camel.Message;
@@ -196,7 +194,7 @@ final class RelaySteps {
         }
         JsonNode data;
         try {
-            data = data(codec, body, EventEnvelope.JSON.equals(contentType), exchange);
+            data = StepOutput.data(codec, body, EventEnvelope.JSON.equals(contentType), exchange);
         } catch (JsonProcessingException e) {
             item.reject("steps: the data is not valid JSON for " + EventEnvelope.JSON + " (" + e.getOriginalMessage()
                     + ")");
@@ -230,26 +228,6 @@ final class RelaySteps {
             item.reject("steps: " + e.getMessage());
             return null;
         }
-    }
-
-    /** What a step left as the data: a JSON tree, or text (parsed when {@code json}); {@code null} when empty. */
-    static JsonNode data(EnvelopeCodec codec, Object body, boolean json, Exchange exchange)
-            throws JsonProcessingException {
-        if (body == null) {
-            return null;
-        }
-        if (body instanceof JsonNode node) {
-            return node;
-        }
-        if (body instanceof Map<?, ?> || body instanceof Iterable<?> || body instanceof Number
-                || body instanceof Boolean) {
-            return codec.tree(body);
-        }
-        String text = exchange.getContext().getTypeConverter().convertTo(String.class, exchange, body);
-        if (text == null || text.isEmpty()) {
-            return null;
-        }
-        return json ? codec.parseJson(text) : TextNode.valueOf(text);
     }
 
     private static String text(Object header) {

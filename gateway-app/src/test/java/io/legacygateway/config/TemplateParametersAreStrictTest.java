@@ -3,6 +3,7 @@ package io.legacygateway.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.legacygateway.relay.FailedRowPolicy;
 import io.legacygateway.relay.RelaySettings;
 import java.util.HashMap;
 import java.util.Map;
@@ -45,7 +46,7 @@ class TemplateParametersAreStrictTest {
     @Test
     void enumConstantsInAnyCaseAndValuesAroundSpacesStillBind() {
         assertThat(RelaySettings.parse(relay("failedRowPolicy", "block_aggregate"), "urn:x", "legacy")
-                .failedRowPolicy()).isEqualTo(RelaySettings.FailedRowPolicy.BLOCK_AGGREGATE);
+                .failedRowPolicy()).isEqualTo(FailedRowPolicy.BLOCK_AGGREGATE);
         assertThat(RelaySettings.parse(relay("batchSize", " 250 "), "urn:x", "legacy").batchSize()).isEqualTo(250);
     }
 

@@ -36,9 +36,9 @@ class RelaySettingsTest {
         assertThat(s.naiveTimestampZone()).isEqualTo(java.time.ZoneId.of("UTC"));
         assertThat(s.settleTime()).isEqualTo(Duration.ofSeconds(1));
         assertThat(s.retry()).isEqualTo(new RetryPolicy(5, Duration.ofSeconds(10), Duration.ofHours(1)));
-        assertThat(s.failedRowPolicy()).isEqualTo(RelaySettings.FailedRowPolicy.CONTINUE);
+        assertThat(s.failedRowPolicy()).isEqualTo(FailedRowPolicy.CONTINUE);
         assertThat(s.retention()).as("off").isNull();
-        assertThat(s.wakeUp()).isEqualTo(RelaySettings.WakeUp.NONE);
+        assertThat(s.wakeUp()).isEqualTo(WakeUp.NONE);
         assertThat(s.transactionMode()).isEqualTo(TransactionMode.LOCAL);
         assertThat(s.claimLease()).as("above publishTimeout").isEqualTo(Duration.ofSeconds(60));
     }
