@@ -5,15 +5,14 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * What each consumer's route holds besides its listener containers (which Camel stops with the route), by consumer
- * name: closed when the consumer is released ({@link InboxConsumerFactory#release}).
+ * name: closed when the consumer is released ({@code InboxConsumerFactory.release}).
  */
 final class ConsumerResources {
 
-    private static final Logger log = LoggerFactory.getLogger(InboxConsumerFactory.class);
+    private static final Logger log = InboxLog.FACTORY;
 
     private final Map<String, List<AutoCloseable>> held = new ConcurrentHashMap<>();
 
