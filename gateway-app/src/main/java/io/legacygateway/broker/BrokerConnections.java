@@ -5,6 +5,7 @@ import jakarta.jms.JMSException;
 import jakarta.jms.XAConnectionFactory;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.time.Duration;
 import org.apache.activemq.artemis.api.core.client.ActiveMQClient;
 import org.apache.activemq.artemis.jms.client.ActiveMQConnection;
 import org.apache.activemq.artemis.jms.client.ActiveMQConnectionFactory;
@@ -52,6 +53,25 @@ public final class BrokerConnections {
      */
     public static ActiveMQConnectionFactory copyOf(ActiveMQConnectionFactory base, boolean xa) {
         return fromUri(base, xa, "a copy of the broker client's connection factory");
+    }
+
+    /**
+     * A factory for one-off checks of the broker (readiness): {@code cf}'s broker, credentials and settings, but a call
+     * (the connection's creation, the wait for an HA URL's cluster topology) waits at most {@code bound}, and the
+     * servers are tried once, never reconnected to: a check ends in bounded time even where the gateway's own
+     * connections wait for a broker without limit ({@code initialConnectAttempts=-1}) or the broker died while a
+     * connection was being opened. {@code cf}, unwrapped, when its client is not Artemis's.
+     */
+    public static ConnectionFactory checkingFactory(ConnectionFactory cf, Duration bound) {
+        if (!(nativeFactory(cf) instanceof ActiveMQConnectionFactory artemis)) {
+            return nativeFactory(cf);
+        }
+        ActiveMQConnectionFactory checking = copyOf(artemis, false);
+        checking.setCallTimeout(bound.toMillis());
+        checking.setCallFailoverTimeout(bound.toMillis());
+        checking.setInitialConnectAttempts(1);
+        checking.setReconnectAttempts(0);
+        return checking;
     }
 
     /**

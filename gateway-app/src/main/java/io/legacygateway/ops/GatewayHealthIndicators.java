@@ -1,5 +1,6 @@
 package io.legacygateway.ops;
 
+import io.legacygateway.broker.BrokerConnections;
 import io.legacygateway.broker.BrokerFailovers;
 import io.legacygateway.config.GatewayDataSources;
 import io.legacygateway.transactions.XaTransactions;
@@ -100,8 +101,16 @@ public final class GatewayHealthIndicators {
         }
     }
 
-    /** {@code broker}: a new connection to the broker can be opened and started. */
+    /**
+     * {@code broker}: a new connection to the broker can be opened and started. Guaranteed with the factory the gateway
+     * gives it ({@link BrokerConnections#checkingFactory}): a check ends within about
+     * {@link #CHECK_BOUND} per server, DOWN when no broker answered, also when the broker URL waits for one without
+     * limit or the broker dies while the check connects; the probes and the sampler, which wait for a running check,
+     * are not held longer.
+     */
     public static class Broker extends Cached {
+        /** The longest a call of the check waits for the broker. */
+        public static final Duration CHECK_BOUND = Duration.ofSeconds(3);
         private final ConnectionFactory connectionFactory;
 
         public Broker(ConnectionFactory connectionFactory, Duration timeToLive) {

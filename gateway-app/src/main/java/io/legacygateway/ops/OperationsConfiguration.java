@@ -70,7 +70,8 @@ public class OperationsConfiguration {
     @Bean
     GatewayHealthIndicators.Broker brokerHealthIndicator(ConnectionFactory connectionFactory,
                                                          GatewayProperties properties) {
-        return new GatewayHealthIndicators.Broker(BrokerConnections.nativeFactory(connectionFactory),
+        return new GatewayHealthIndicators.Broker(
+                BrokerConnections.checkingFactory(connectionFactory, GatewayHealthIndicators.Broker.CHECK_BOUND),
                 properties.metrics().healthCacheInEffect());
     }
 
