@@ -7,8 +7,8 @@ import io.legacygateway.broker.BrokerConnections;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.apache.activemq.artemis.jms.client.ActiveMQConnectionFactory;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.actuate.health.Health;
@@ -40,7 +40,7 @@ class BrokerCheckEndsWhenNoBrokerAnswersTest {
 
     @Test
     void aBrokerThatAcceptsButNeverAnswersIsDownAfterTheBound() throws Exception {
-        List<Socket> held = new ArrayList<>();
+        List<Socket> held = new CopyOnWriteArrayList<>(); // added by the acceptor, closed by the test
         try (ServerSocket silent = new ServerSocket(0)) {
             Thread acceptor = new Thread(() -> {
                 try {
