@@ -14,39 +14,31 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
+import java.util.concurrent.ExecutorService;
 import org.slf4j.Logger;
 
 /**
  * The evidence a relay leaves of its cycles in its {@link AttemptLog} (nothing when the log is off): a cycle's attempts
  * are written on the relay's log thread while its batch is sent, and committed before the broker commits the batch;
- * the broker's answer is written with what the mark did once the cycle's transaction ended. A failure to complete the
- * evidence after the fact never undoes what the broker and the database did: the attempt keeps its conservative
- * SENT/NONE (it may have been delivered) and the failure is logged. One cycle at a time, in cycle order.
+ * the broker's answer and what the mark did are written with the mark, in the cycle's transaction, where the log shares
+ * the cycle's database, else once the transaction ended. A failure to complete the evidence after the fact never
+ * undoes what the broker and the database did: the attempt keeps its conservative SENT/NONE (it may have been
+ * delivered) and the failure is logged. One cycle at a time, in cycle order.
  */
 final class AttemptEvidence implements AutoCloseable {
 
     private static final Logger log = RelayLog.RELAY;
 
-    /**
-     * How long after a drain the last cycle's finish waits for the next cycle's insert to carry it before it is
-     * written on its own: a relay woken at short intervals (NOTIFY at a steady rate) then writes one log transaction
-     * per cycle, not two, and never waits for the second.
-     */
-    static final long IDLE_FLUSH_DELAY_MILLIS = 100;
-
     private final String relay;
     private final AttemptLog attempts;
     /** Writes each cycle's attempts while its batch is sent (one write at a time, in cycle order). */
-    private final ScheduledExecutorService writer;
+    private final ExecutorService writer;
 
     /** @param attempts the relay's attempt log, {@code null} when {@code attemptLog} is off */
     AttemptEvidence(String relay, AttemptLog attempts) {
         this.relay = relay;
         this.attempts = attempts;
-        this.writer = Executors.newSingleThreadScheduledExecutor(task -> {
+        this.writer = Executors.newSingleThreadExecutor(task -> {
             Thread t = new Thread(task, "relay-" + relay + "-attempt-log");
             t.setDaemon(true);
             return t;
@@ -106,36 +98,23 @@ final class AttemptEvidence implements AutoCloseable {
     }
 
     /**
+     * In the cycle's transaction, after its mark: the cycle's finish, where the log shares the cycle's database (see
+     * {@link AttemptLog#finishInCycle}); a failure fails the cycle.
+     */
+    void finishInCycle(RelayCycle c, List<String> parkedKeys) {
+        if (attempts != null && c.logged != null) {
+            attempts.finishInCycle(c.logged, c.brokerAnswer, parkedKeys);
+        }
+    }
+
+    /**
      * The cycle's transaction ended ({@code committed} or rolled back): writes its broker answer with the mark state,
-     * when its attempts are in the log.
+     * when its attempts are in the log and the cycle's transaction did not commit it.
      */
     void finished(RelayCycle c, boolean committed, List<String> parkedKeys) {
         String logged = c.logged;
         BrokerAnswer answer = c.brokerAnswer;
         record(() -> attempts.finished(logged, answer, committed, parkedKeys), logged);
-    }
-
-    /**
-     * The drain ended: the log's unwritten finish is written on the log thread {@link #IDLE_FLUSH_DELAY_MILLIS} later,
-     * unless the next cycle's insert has carried it by then. A process killed meanwhile leaves that cycle's attempts
-     * SENT/NONE, as one killed between two cycles does (see {@link AttemptLog}).
-     */
-    void flushWhenIdle() {
-        if (attempts == null) {
-            return;
-        }
-        try {
-            writer.schedule(() -> record(attempts::flush, "(last)"), IDLE_FLUSH_DELAY_MILLIS, TimeUnit.MILLISECONDS);
-        } catch (RejectedExecutionException closed) {
-            flush();
-        }
-    }
-
-    /** Writes the log's unwritten finish now (the relay closes). */
-    void flush() {
-        if (attempts != null) {
-            record(attempts::flush, "(last)");
-        }
     }
 
     private void record(Runnable write, String cycleId) {

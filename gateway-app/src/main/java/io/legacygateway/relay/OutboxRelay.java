@@ -182,7 +182,6 @@ public final class OutboxRelay implements Processor, AutoCloseable {
         } finally {
             cycles.unlock();
         }
-        evidence.flushWhenIdle(); // unless a next cycle's insert carries the last finish soon, it is written alone
         return total;
     }
 
@@ -220,7 +219,6 @@ public final class OutboxRelay implements Processor, AutoCloseable {
     @Override
     public void close() {
         try {
-            evidence.flush();
             route.close();
             publisher.close();
         } finally {

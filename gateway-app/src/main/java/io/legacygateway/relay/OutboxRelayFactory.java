@@ -125,13 +125,14 @@ public class OutboxRelayFactory implements DisposableBean {
         // XA: the store's statements in a cycle run on the database branch of the cycle's global transaction
         OutboxSource store = source(s, mapping, s.markMode() == MarkMode.ZERO_WRITE ? dataSource : cycle.dataSource(),
                 dialect, s.dataSource() + "/" + table.name(), label);
-        // on the cycle's own datasource, the cycle's mark commit flushes the log's insert before it (AttemptLog); on a
-        // connection of its own, outside the pool: it is written while the cycle holds one of the pool's
+        // its attempts on a connection of its own, outside the pool: they are written while the cycle holds one of the
+        // pool's; on the cycle's own database, the finish in the cycle's transaction (AttemptLog)
         AttemptLog attempts = s.attemptLog()
                 ? new AttemptLog(dataSources.heldConnections(s.stateDataSource(), label.apply("stateDataSource"), 1),
                         dataSources.heldTransactionManager(s.stateDataSource()),
                         dataSources.dialect(s.stateDataSource()),
-                        s.relay(), instance, label.apply("attemptLog"), txName.equals(s.stateDataSource()),
+                        s.relay(), instance, label.apply("attemptLog"),
+                        txName.equals(s.stateDataSource()) ? cycle.dataSource() : null,
                         s.transactionMode().name())
                 : null;
         CamelContext context = camel.getObject();

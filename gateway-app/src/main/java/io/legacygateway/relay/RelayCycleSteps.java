@@ -179,8 +179,8 @@ final class RelayCycleSteps {
             evidence.notConfirmed(c, write, e);
             throw e;
         }
-        // the answer is written with the mark state once the transaction ended (AttemptLog.finished); the duplicate
-        // check reads the log and, when it cannot, counts nothing unexplained rather than failing the cycle
+        // the answer is written with the mark state (AttemptLog.finishInCycle); the duplicate check reads the log and,
+        // when it cannot, counts nothing unexplained rather than failing the cycle
         evidence.answered(c, write, result, duplicateIds.unexplained(write.cycle(), result));
         c.publishResult = result;
     }
@@ -216,6 +216,7 @@ final class RelayCycleSteps {
         metrics.confirmed(result.confirmed(), confirmed);
         failed.forEach(failedAttempts::log);
         List<String> parkedKeys = failed.stream().filter(OutboxFailure::parked).map(f -> f.row().keyText()).toList();
+        evidence.finishInCycle(c, parkedKeys); // commits with the mark, or not at all
         c.outcome = new CycleOutcome(c.claimed().size(), rows.size(), failed.size(), unconvertible,
                 result.refused().size(), parkedKeys, Map.copyOf(c.droppedBy));
     }

@@ -249,8 +249,8 @@ SELECT message_id FROM {table} WHERE consumer_name = :consumer AND message_id IN
 DELETE FROM {table} WHERE message_id = :messageId AND consumer_name = :consumer
 
 -- The relay's attempt log (AttemptLog, tables gateway_outbox_attempt and gateway_outbox_cycle in the relay's state
--- datasource). Each write runs in a transaction of its own, outside the relay's cycle: the insert before the broker,
--- one finish row per cycle after it. {attempts} and {cycles} are the quoted table names.
+-- datasource): the insert before the broker, in a transaction of its own; one finish row per cycle (and the rows'
+-- own answers) with the mark, in the cycle's transaction. {attempts} and {cycles} are the quoted table names.
 
 -- name: attempt.insertRows
 -- A cycle's attempts in one statement: {rows} is one (?, ?, ?, ?, ?, ?, ?, ?, ?) per attempt. binds, per attempt:

@@ -144,9 +144,9 @@ SELECT id FROM {packs} WHERE relay = ? AND attempted_at < ? ORDER BY id
 DELETE FROM {packs} WHERE id IN ({ids})
 
 -- name: attempt.finish.noFlushWait
--- An attempt-log transaction commits without waiting for its WAL flush: a finish written alone (AttemptLog.flush;
--- a lost one reads as SENT/NONE, "may have been delivered"), and the insert when the relay's cycle commits on the same
--- database after it, that commit's flush then covering the insert (AttemptLog's class comment says what survives).
+-- An attempt-log transaction of its own commits without waiting for its WAL flush: the insert when the relay's cycle
+-- commits on the same database after it, that commit's flush then covering the insert, and a finish written after its
+-- cycle (a lost one reads as SENT/NONE, "may have been delivered"; AttemptLog's class comment says what survives).
 SET LOCAL synchronous_commit = off
 
 -- name: attempt.joinStatements

@@ -24,44 +24,33 @@ import org.springframework.transaction.support.TransactionTemplate;
  * cycle's mark did (the mark state). The reconciliation report derives attempt numbers, duplicate-delivery candidates
  * and stuck intents from it.
  *
- * <p>Where {@value #PACKS} exists (PostgreSQL), a cycle's attempts are one row of it, not one row each (the log's
- * cost is its rows: docs/architecture.md, "Decisions"). A cycle's finish is one row of {@value #CYCLES} (the answer and mark state of its attempts still
- * SENT), not an update of its attempts; only an attempt whose answer or mark differs from its cycle's (refused,
- * deferred, parked, ...) gets a row of its own: an override row (packed) or an update of its row (one row per
- * attempt). Every reader here reads an attempt's effective state ({@code attempt.effective}): its own values when
- * set, else its cycle's; an attempt of a cycle without a finish row reads SENT/NONE. Rows written by a version that
- * updated every attempt, or wrote one row per attempt, carry their facts themselves and read unchanged.
+ * <p>One protocol, two writes per cycle, each a record of its own:
+ * <ol>
+ *   <li><b>The attempts</b> ({@link #attempted}), in a transaction of their own, committed before the broker commits
+ *       the batch: they stay when the cycle then rolls back or the process dies, which is the evidence a
+ *       reconciliation needs.</li>
+ *   <li><b>The finish</b>: one row of {@value #CYCLES} (the broker's answer and the mark state of the cycle's
+ *       attempts), plus the own answer or mark of each attempt that differs from its cycle's (refused, deferred,
+ *       parked, ...). Where the log shares the cycle's database it is written in the cycle's transaction, after the
+ *       mark ({@link #finishInCycle}): it commits with the mark or not at all. Otherwise, and for a cycle that rolled
+ *       back, it is written right after the cycle's transaction ended ({@link #finished}), in one of its own.</li>
+ * </ol>
+ * An attempt reads (as {@code attempt.effective}) its own answer and mark, else its cycle's finish, else SENT/NONE: a
+ * cycle whose finish never committed (the process died before its mark) may have reached the broker.
  *
- * <p>Every write runs in a transaction of its own ({@code REQUIRES_NEW}), never in the relay's cycle, one per cycle in
- * the steady state: the attempts are recorded (one insert) and committed before the broker commits the
- * batch (the relay writes them while it sends the batch in the broker's transaction, which delivers nothing before its
- * commit), and stay recorded when the cycle then rolls back or the process dies between publish and mark, which is
- * exactly the evidence a reconciliation needs. The broker's answer and the mark state of a committed cycle
- * ({@link #finished}) are kept in memory and written in the transaction of the next cycle's insert, before that
- * insert; when no next cycle follows (the relay goes idle, stops, or fails) {@link #flush} writes them (the relay
- * calls it on its log thread shortly after it goes idle, so that a cycle that follows soon carries it), and every
- * reader of this log flushes first. A rolled-back cycle's finish is written at once. An attempt whose answer or mark
- * was never recorded (the process died before its finish was written) reads as {@link Observation#SENT} /
- * {@link MarkState#NONE}: it may have reached the broker; a relay killed between two cycles therefore leaves the last
- * committed cycle SENT/NONE, as if it had died before its mark.
+ * <p>How the attempts are stored is the dialect's: on PostgreSQL, where {@value #PACKS} exists, a cycle's attempts are
+ * one row of it and an own answer is a row of {@value #TABLE}; elsewhere one row per attempt, and an own answer updates
+ * it. Why: docs/architecture.md, "Decisions". Rows of an earlier version read unchanged.
  *
- * <p>Durability of the insert when the relay's cycle commits on the same datasource ({@code flushedByCycle}) and the
- * dialect allows it (PostgreSQL): the log's transaction commits without waiting for its WAL flush. What survives:
- * <ul>
- *   <li>the relay process killed (kill -9) at any point: every attempt is on record, the commit having returned (the
- *       database server holds it; only its own crash can lose an unflushed commit);</li>
- *   <li>a crash of the database: the cycle's mark commits after the insert and waits for its flush, which writes the
- *       whole log up to it, so every attempt of a cycle whose mark committed is on record. Only the attempts of a cycle
- *       whose mark was lost with them can be lost (within PostgreSQL's {@code wal_writer_delay}, 3 x 200 ms at
- *       most): their rows are still pending and are published again; the broker drops the copies it holds, which
- *       the relay then records as {@link Observation#DUPLICATE} (no record of sending) instead of a resend after a
- *       crash.</li>
- * </ul>
- * On another datasource, or another database, every insert waits for its flush.
+ * <p>Durability: where the log shares the cycle's database and the dialect allows it (PostgreSQL), the attempts'
+ * transaction commits without waiting for its WAL flush; the mark's commit, which waits, flushes it. A relay killed at
+ * any point therefore leaves every attempt on record; a crash of the database server can lose only the attempts of
+ * cycles whose mark it lost with them (their rows are still pending and published again; the broker drops the copies
+ * it holds, recorded then as {@link Observation#DUPLICATE}).
  *
- * <p>Not guaranteed: a record of attempts the process made while this table could not be written (the first write
- * failing fails the cycle before anything is sent; later writes failing are logged by the caller and leave the
- * conservative SENT/NONE). Times come from the relay's clock, as UTC.
+ * <p>Not guaranteed: a record of attempts made while this table could not be written (the attempts' write failing
+ * fails the cycle before anything is sent; a finish written after the cycle failing is logged by the caller and
+ * leaves SENT/NONE). Times come from the relay's clock, as UTC.
  */
 public final class AttemptLog {
 
@@ -85,27 +74,29 @@ public final class AttemptLog {
 
     private final String relay;
     private final AttemptTables tables;
-    /** Whether the insert may commit without waiting for its log flush (see the class comment). */
-    private final boolean flushedByCycle;
+    /** The cycle's transaction, where the log shares the cycle's database; else {@code null}. */
+    private final JdbcTemplate cycleJdbc;
     private final AttemptWrites writes;
     private final AttemptQueries queries;
-    /** The finish of the last committed cycle, not yet written (see the class comment); guarded by {@code this}. */
-    private Finish unwritten;
     /** The last cycle whose attempts were recorded, and their time; guarded by {@code this}. */
     private String lastCycle;
     private Object lastTime;
     /** Its attempts recorded with an observation other than SENT, by row key; guarded by {@code this}. */
     private Map<String, Attempt> lastRecorded = Map.of();
+    /** The last cycle whose finish was written in its own transaction; guarded by {@code this}. */
+    private String finishedInCycle;
 
     /**
-     * @param transactions the state datasource's transaction manager (writes suspend any transaction of the caller)
-     * @param property     the parameter that chose the datasource, named when the table is missing
-     * @param flushedByCycle the relay's cycle commits on this same datasource, after each insert
+     * @param transactions    the state datasource's transaction manager (the log's own transactions suspend any of the
+     *                        caller)
+     * @param property        the parameter that chose the datasource, named when the table is missing
+     * @param cycleDataSource what the relay's cycle runs its transaction on, when it is the log's database (the finish
+     *                        is then written in the cycle's transaction); {@code null} when it is another
      * @throws IllegalArgumentException naming the property when the table does not exist
      */
     public AttemptLog(DataSource dataSource, PlatformTransactionManager transactions, Dialect dialect, String relay,
-                      String instance, String property, boolean flushedByCycle) {
-        this(dataSource, transactions, dialect, relay, instance, property, flushedByCycle, "LOCAL");
+                      String instance, String property, DataSource cycleDataSource) {
+        this(dataSource, transactions, dialect, relay, instance, property, cycleDataSource, "LOCAL");
     }
 
     /**
@@ -114,7 +105,7 @@ public final class AttemptLog {
      * written as before).
      */
     public AttemptLog(DataSource dataSource, PlatformTransactionManager transactions, Dialect dialect, String relay,
-                      String instance, String property, boolean flushedByCycle, String transactionMode) {
+                      String instance, String property, DataSource cycleDataSource, String transactionMode) {
         String missing = " (the gateway's attempt log " + TABLE + " and " + CYCLES + ", created by initialize-schema"
                 + " or " + dialect.ddlResource("relay-state.sql") + "; or set attemptLog: false)";
         TableInspector.Table stored = TableInspector.inspect(dataSource, dialect, new TableName(null, TABLE),
@@ -128,10 +119,10 @@ public final class AttemptLog {
         this.tables = new AttemptTables(dialect, dialect.quote(stored.name()), dialect.quote(cycleTable.name()),
                 packs(dataSource, dialect, stored, property),
                 stored.column("attempted_at").flatMap(ColumnKind::of).orElse(ColumnKind.TIMESTAMP_TZ));
-        this.flushedByCycle = flushedByCycle;
+        this.cycleJdbc = cycleDataSource == null ? null : new JdbcTemplate(cycleDataSource);
         this.writes = new AttemptWrites(tables, jdbc, own, relay, instance,
                 cycleTable.column("transaction_mode").isPresent() ? transactionMode : null);
-        this.queries = new AttemptQueries(tables, jdbc, own, relay, this::flush);
+        this.queries = new AttemptQueries(tables, jdbc, own, relay);
     }
 
     /**
@@ -175,10 +166,9 @@ public final class AttemptLog {
     }
 
     /**
-     * Records a cycle's attempts before anything is sent, and commits them: one row of {@value #PACKS} where the log
-     * is packed, else one insert of arrays (PostgreSQL) or multi-row inserts (as many rows per statement as the
-     * dialect allows), in a transaction of its own, the only attempt-log write before the broker, after the unwritten
-     * finish of the previous cycle, if any. If it fails, neither is written and the finish stays unwritten.
+     * Records a cycle's attempts before anything is sent, and commits them, in a transaction of its own: one row of
+     * {@value #PACKS} where the log is packed, else one insert of arrays (PostgreSQL) or multi-row inserts (as many rows
+     * per statement as the dialect allows).
      */
     public synchronized void attempted(String cycle, List<Attempt> attempts, Instant at) {
         if (attempts.isEmpty()) {
@@ -186,15 +176,11 @@ public final class AttemptLog {
         }
         Object time = tables.time(at);
         List<Statement> statements = new ArrayList<>();
-        if (flushedByCycle) {
-            writes.noFlushWait(statements);
-        }
-        if (unwritten != null) {
-            writes.finish(unwritten, statements);
+        if (cycleJdbc != null) {
+            writes.noFlushWait(statements); // the mark's commit flushes it (see the class comment)
         }
         writes.insert(cycle, attempts, time, statements);
         writes.write(statements);
-        unwritten = null;
         lastCycle = cycle;
         lastTime = time;
         lastRecorded = tables.packed() ? recorded(attempts) : Map.of(); // only a packed finish reads them
@@ -215,48 +201,39 @@ public final class AttemptLog {
 
 
     /**
-     * After the cycle's transaction ended: the broker's answer and what the mark did (one finish row for the cycle,
-     * plus one update per row with an answer or a parking of its own, which are rare); nothing for a cycle whose
-     * attempts were not recorded. In a committed cycle confirmed rows
-     * become published, charged ones retry, {@code parked} rows FAILED: kept until the next cycle's insert or
-     * {@link #flush} writes it. In a rolled back one every row without a mark state becomes ROLLED_BACK, written at
-     * once in a transaction of its own (with any unwritten finish). A process that dies before the finish is written
-     * leaves the cycle's attempts SENT/NONE: they may have been delivered.
+     * In the cycle's transaction, after its mark, where the log shares the cycle's database: writes the committed
+     * cycle's finish there (the broker's answer; confirmed rows published, charged ones retry, {@code parked} rows
+     * FAILED), so that it commits with the mark or not at all. A failure fails the cycle, as a failed mark does.
+     *
+     * @return whether it was written; when not (another database, or no attempt of the cycle on record),
+     *         {@link #finished} writes it once the transaction committed
      */
-    public synchronized void finished(String cycle, BrokerAnswer answer, boolean committed, Collection<String> parked) {
-        if (!cycle.equals(lastCycle)) {
-            return; // no attempt of it on record: nothing to finish
-        }
-        Finish f = new Finish(cycle, lastTime, answer, committed, List.copyOf(parked), lastRecorded);
-        if (committed && unwritten == null) {
-            unwritten = f;
-            return;
+    public synchronized boolean finishInCycle(String cycle, BrokerAnswer answer, Collection<String> parked) {
+        if (cycleJdbc == null || !cycle.equals(lastCycle)) {
+            return false;
         }
         List<Statement> statements = new ArrayList<>();
-        writes.noFlushWait(statements);
-        if (unwritten != null) {
-            writes.finish(unwritten, statements);
-        }
-        writes.finish(f, statements);
-        writes.write(statements);
-        unwritten = null;
+        writes.finish(new Finish(cycle, lastTime, answer, true, List.copyOf(parked), lastRecorded), statements);
+        writes.write(cycleJdbc, statements);
+        finishedInCycle = cycle;
+        return true;
     }
 
     /**
-     * Writes the unwritten finish of the last committed cycle, if any, in a transaction of its own. Where the dialect
+     * After the cycle's transaction ended ({@code committed} or rolled back): writes its finish in a transaction of its
+     * own, unless {@link #finishInCycle} wrote it and the cycle committed; nothing for a cycle whose attempts were not
+     * recorded. In a rolled back cycle every row without an answer of its own becomes ROLLED_BACK. Where the dialect
      * allows it (PostgreSQL), this transaction does not wait for its log flush: a crash of the database can lose it,
-     * which then reads SENT/NONE, as a crash of the relay before it would; the next insert's flush makes it durable.
+     * which then reads SENT/NONE, as a crash of the relay before it would.
      */
-    public synchronized void flush() {
-        Finish f = unwritten;
-        if (f == null) {
+    public synchronized void finished(String cycle, BrokerAnswer answer, boolean committed, Collection<String> parked) {
+        if (!cycle.equals(lastCycle) || committed && cycle.equals(finishedInCycle)) {
             return;
         }
         List<Statement> statements = new ArrayList<>();
         writes.noFlushWait(statements);
-        writes.finish(f, statements);
+        writes.finish(new Finish(cycle, lastTime, answer, committed, List.copyOf(parked), lastRecorded), statements);
         writes.write(statements);
-        unwritten = null;
     }
 
     /** The attempts at these rows (keys as text), oldest first, by row key. */

@@ -17,7 +17,7 @@ import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * The readers of one relay's {@link AttemptLog}, and its retention. Each reads an attempt's effective state
- * ({@code attempt.effective}), after {@code flush} wrote the log's unwritten finish.
+ * ({@code attempt.effective}).
  */
 final class AttemptQueries {
 
@@ -25,23 +25,17 @@ final class AttemptQueries {
     private final JdbcTemplate jdbc;
     private final TransactionTemplate own;
     private final String relay;
-    private final Runnable flush;
 
-    /**
-     * @param own   a transaction of its own ({@code REQUIRES_NEW}) on the log's datasource
-     * @param flush writes the log's unwritten finish; run before every read
-     */
-    AttemptQueries(AttemptTables tables, JdbcTemplate jdbc, TransactionTemplate own, String relay, Runnable flush) {
+    /** @param own a transaction of its own ({@code REQUIRES_NEW}) on the log's datasource */
+    AttemptQueries(AttemptTables tables, JdbcTemplate jdbc, TransactionTemplate own, String relay) {
         this.tables = tables;
         this.jdbc = jdbc;
         this.own = own;
         this.relay = relay;
-        this.flush = flush;
     }
 
     /** See {@link AttemptLog#attempts}. */
     Map<String, List<Entry>> attempts(Collection<String> rowKeys) {
-        flush.run();
         Map<String, List<Entry>> found = new LinkedHashMap<>();
         if (tables.packed()) {
             jdbc.query(tables.sql("attempt.packed.byRows"), rs -> {
@@ -108,7 +102,6 @@ final class AttemptQueries {
     }
 
     private List<String> firstColumn(String sql, int limit, Object... binds) {
-        flush.run();
         JdbcTemplate bounded = new JdbcTemplate(Objects.requireNonNull(jdbc.getDataSource()));
         bounded.setMaxRows(limit);
         return own.execute(s -> bounded.query(sql, (rs, n) -> rs.getString(1), binds));

@@ -16,8 +16,8 @@ import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * The writes of the {@link AttemptLog}: the insert of a cycle's attempts (one row of the packs table where the log is
- * packed, else one row per attempt), a cycle's finish, and running a list of them in one transaction of its own (see
- * {@link AttemptLog} for when each is written and what survives).
+ * packed, else one row per attempt), a cycle's finish, and running a list of them in one transaction of its own or in
+ * the cycle's (see {@link AttemptLog} for when each is written and what survives).
  */
 final class AttemptWrites {
 
@@ -31,7 +31,7 @@ final class AttemptWrites {
     }
 
     /**
-     * A committed or rolled-back cycle's finish, to write with the next log transaction or at once; {@code recorded}:
+     * A committed or rolled-back cycle's finish; {@code recorded}:
      * the cycle's attempts recorded with an observation other than SENT, by row key (what a packed attempt's override
      * keeps when only its mark is its own).
      */
@@ -205,6 +205,11 @@ final class AttemptWrites {
      * transaction costs two round trips (statements, commit).
      */
     void write(List<Statement> statements) {
+        own.executeWithoutResult(s -> write(jdbc, statements));
+    }
+
+    /** Runs the statements, joined as above, on {@code target}'s connection: in the transaction it is bound to. */
+    void write(JdbcTemplate target, List<Statement> statements) {
         List<Statement> run = statements;
         if (statements.size() > 1 && tables.dialect().has("attempt.joinStatements")) {
             String separator = tables.dialect().sql("attempt.joinStatements", Map.of()) + " ";
@@ -212,7 +217,7 @@ final class AttemptWrites {
                     statements.stream().flatMap(st -> Arrays.stream(st.binds())).toArray()));
         }
         List<Statement> all = run;
-        own.executeWithoutResult(s -> jdbc.execute((ConnectionCallback<Void>) c -> {
+        target.execute((ConnectionCallback<Void>) c -> {
             for (Statement st : all) {
                 try (PreparedStatement ps = c.prepareStatement(st.sql())) {
                     Object[] binds = st.binds();
@@ -227,6 +232,6 @@ final class AttemptWrites {
                 }
             }
             return null;
-        }));
+        });
     }
 }

@@ -20,9 +20,10 @@ import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 
 /**
  * {@link AttemptLog}: a cycle's attempts are committed when {@code attempted} returns, before the broker commits the
- * batch (in a transaction of their own, also while the caller's transaction is open and later rolls back); a committed cycle's finish waits in memory for the
- * next insert or a flush, and every reader flushes first; a rolled-back cycle is written at once; an attempt whose
- * finish was never written reads SENT/NONE. Each reader returns exactly the rows of its question.
+ * batch (in a transaction of their own, also while the caller's transaction is open and later rolls back); a committed
+ * cycle's finish commits with the cycle's transaction or not at all, and a rolled-back cycle's is written at once in a
+ * transaction of its own; an attempt whose finish was never written reads SENT/NONE. Each reader returns exactly the
+ * rows of its question.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 abstract class AttemptLogContractTest implements ContractDatabaseTest {
@@ -57,7 +58,7 @@ abstract class AttemptLogContractTest implements ContractDatabaseTest {
 
     private AttemptLog log(String relay) {
         return new AttemptLog(schema.dataSource(), new DataSourceTransactionManager(schema.dataSource()),
-                schema.dialect(), relay, relay + "@host:1", "stateDataSource", true);
+                schema.dialect(), relay, relay + "@host:1", "stateDataSource", schema.dataSource());
     }
 
     static OutboxRow row(long key) {
@@ -111,25 +112,60 @@ abstract class AttemptLogContractTest implements ContractDatabaseTest {
     }
 
     @Test
-    void aCommittedCyclesFinishIsOneRowWrittenByTheNextInsertOrAFlush() {
+    void aCommittedCyclesFinishCommitsWithTheCyclesTransaction() {
         AttemptLog log = log("r1");
         log.attempted("c1", List.of(sent(1), sent(2), sent(3)), T0);
-        log.finished("c1", new BrokerAnswer(Map.of("2", new Attempt(row(2), Observation.REFUSED, "too large")),
-                Observation.CONFIRMED, null), true, List.of("3"));
-        assertThat(count(AttemptLog.CYCLES)).as("kept in memory until the next insert").isZero();
+        BrokerAnswer answer = new BrokerAnswer(Map.of("2", new Attempt(row(2), Observation.REFUSED, "too large")),
+                Observation.CONFIRMED, null);
+        schema.inTransactionDo(tx -> assertThat(log.finishInCycle("c1", answer, List.of("3"))).isTrue());
+        log.finished("c1", answer, true, List.of("3"));
 
-        log.attempted("c2", List.of(sent(4)), T0.plusSeconds(1));
-
-        assertThat(count(AttemptLog.CYCLES)).isEqualTo(1);
-        assertThat(log.attempts(List.of("1", "2", "3", "4")).values()).flatExtracting(l -> l)
+        assertThat(count(AttemptLog.CYCLES)).as("written once, by the cycle's transaction").isEqualTo(1);
+        assertThat(log.attempts(List.of("1", "2", "3")).values()).flatExtracting(l -> l)
                 .extracting(Entry::rowKey, Entry::observation, Entry::markState, Entry::detail)
                 .containsExactly(tuple("1", Observation.CONFIRMED, MarkState.PUBLISHED, null),
                         tuple("2", Observation.REFUSED, MarkState.RETRY, "too large"),
-                        tuple("3", Observation.CONFIRMED, MarkState.FAILED, null),
-                        tuple("4", Observation.SENT, MarkState.NONE, null));
-        log.finished("c2", new BrokerAnswer(Map.of(), Observation.CONFIRMED, null), true, List.of());
-        log.flush();
-        assertThat(count(AttemptLog.CYCLES)).isEqualTo(2);
+                        tuple("3", Observation.CONFIRMED, MarkState.FAILED, null));
+    }
+
+    @Test
+    void aFinishWrittenInACycleThatRollsBackIsRolledBackWithItAndWrittenAgainAsRolledBack() {
+        AttemptLog log = log("r1");
+        log.attempted("c1", List.of(sent(1), sent(2)), T0);
+        BrokerAnswer answer = new BrokerAnswer(Map.of("2", new Attempt(row(2), Observation.REFUSED, "too large")),
+                Observation.CONFIRMED, null);
+        try {
+            schema.inTransactionDo(tx -> {
+                log.finishInCycle("c1", answer, List.of("2"));
+                throw new IllegalStateException("the mark's commit failed");
+            });
+        } catch (IllegalStateException expected) {
+            // the relay's cycle rolled back, its finish with it
+        }
+        assertThat(log.attempts(List.of("1")).get("1")).extracting(Entry::observation, Entry::markState)
+                .as("nothing of the finish committed").containsExactly(tuple(Observation.SENT, MarkState.NONE));
+
+        log.finished("c1", answer, false, List.of("2"));
+
+        assertThat(log.attempts(List.of("1", "2")).values()).flatExtracting(l -> l)
+                .extracting(Entry::rowKey, Entry::observation, Entry::markState)
+                .containsExactly(tuple("1", Observation.CONFIRMED, MarkState.ROLLED_BACK),
+                        tuple("2", Observation.REFUSED, MarkState.ROLLED_BACK));
+    }
+
+    @Test
+    void aLogOnAnotherDatabaseWritesACommittedCyclesFinishAfterTheCycle() {
+        AttemptLog log = new AttemptLog(schema.dataSource(), new DataSourceTransactionManager(schema.dataSource()),
+                schema.dialect(), "r1", "r1@host:1", "stateDataSource", null);
+        log.attempted("c1", List.of(sent(1)), T0);
+        schema.inTransactionDo(tx -> assertThat(log.finishInCycle("c1", BrokerAnswer.NO_ANSWER, List.of()))
+                .as("not the cycle's database").isFalse());
+        assertThat(count(AttemptLog.CYCLES)).isZero();
+
+        log.finished("c1", new BrokerAnswer(Map.of(), Observation.CONFIRMED, null), true, List.of());
+
+        assertThat(log.attempts(List.of("1")).get("1")).extracting(Entry::observation, Entry::markState)
+                .containsExactly(tuple(Observation.CONFIRMED, MarkState.PUBLISHED));
     }
 
     @Test
@@ -146,7 +182,6 @@ abstract class AttemptLogContractTest implements ContractDatabaseTest {
         AttemptLog log = log("r1");
         log.finished("never-attempted", BrokerAnswer.NO_ANSWER, false, List.of());
         log.attempted("c1", List.of(), T0);
-        log.flush();
         assertThat(recorded()).isZero();
         assertThat(count(AttemptLog.CYCLES)).isZero();
     }
@@ -183,7 +218,6 @@ abstract class AttemptLogContractTest implements ContractDatabaseTest {
         log.finished("c1", new BrokerAnswer(Map.of(), Observation.CONFIRMED, null), true, List.of());
         log.attempted("c2", List.of(sent(4)), T0.plusSeconds(60));
         log.finished("c2", new BrokerAnswer(Map.of(), Observation.CONFIRMED, null), true, List.of());
-        log.flush();
 
         if (packs()) {
             assertThat(log.deleteBefore(T0.plusSeconds(1), 2)).as("the old cycle's pack, then its cycle").isEqualTo(2);

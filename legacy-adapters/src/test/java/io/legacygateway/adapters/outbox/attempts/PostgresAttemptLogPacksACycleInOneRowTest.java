@@ -59,7 +59,7 @@ class PostgresAttemptLogPacksACycleInOneRowTest {
 
     private AttemptLog log() {
         return new AttemptLog(schema.dataSource(), new DataSourceTransactionManager(schema.dataSource()),
-                schema.dialect(), "r1", "r1@host:1", "stateDataSource", true);
+                schema.dialect(), "r1", "r1@host:1", "stateDataSource", schema.dataSource());
     }
 
     private int count(String sql) {
@@ -80,7 +80,6 @@ class PostgresAttemptLogPacksACycleInOneRowTest {
         log.finished("c1", new BrokerAnswer(Map.of("2", new Attempt(row(2), Observation.REFUSED, "too large"),
                 "3", new Attempt(row(3), Observation.DEFERRED, "after 2")), Observation.CONFIRMED, null), true,
                 List.of("2", "100"));
-        log.flush();
 
         assertThat(count("SELECT count(*) FROM " + AttemptLog.TABLE + " WHERE packed"))
                 .as("refused and parked, deferred, parked after not sent").isEqualTo(3);
@@ -102,7 +101,6 @@ class PostgresAttemptLogPacksACycleInOneRowTest {
             assertThat(earlier.packed()).as("without the packs table: one row per attempt").isFalse();
             earlier.attempted("c1", List.of(sent(1), sent(2)), T0);
             earlier.finished("c1", new BrokerAnswer(Map.of(), Observation.FAILED, "broker down"), true, List.of());
-            earlier.flush();
         } finally {
             schema.jdbc().execute("ALTER TABLE gateway_outbox_attempt_pack_away RENAME TO " + AttemptLog.PACKS);
         }
@@ -154,7 +152,7 @@ class PostgresAttemptLogPacksACycleInOneRowTest {
             DriverManagerDataSource asRole = new DriverManagerDataSource(url, role, "");
             assertThatThrownBy(() -> new AttemptLog(asRole,
                             new DataSourceTransactionManager(asRole), schema.dialect(), "r1", "r1@host:1",
-                            "stateDataSource", true))
+                            "stateDataSource", asRole))
                     .isInstanceOf(IllegalArgumentException.class)
                     .hasMessageContaining("stateDataSource")
                     .hasMessageContaining("GRANT SELECT, INSERT, DELETE ON " + AttemptLog.PACKS)
@@ -163,7 +161,7 @@ class PostgresAttemptLogPacksACycleInOneRowTest {
             schema.jdbc().execute("GRANT SELECT, INSERT, DELETE ON " + AttemptLog.PACKS + " TO " + role);
             schema.jdbc().execute("GRANT USAGE ON SEQUENCE " + AttemptLog.TABLE + "_id_seq TO " + role);
             AttemptLog granted = new AttemptLog(asRole, new DataSourceTransactionManager(asRole), schema.dialect(),
-                    "r1", "r1@host:1", "stateDataSource", true);
+                    "r1", "r1@host:1", "stateDataSource", asRole);
             granted.attempted("c1", List.of(sent(1)), T0);
             assertThat(granted.attempts(List.of("1")).get("1")).extracting(Entry::eventId).containsExactly("event-1");
         } finally {

@@ -4,24 +4,28 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.legacygateway.adapters.outbox.attempts.AttemptLog;
 import io.legacygateway.testsupport.RelayFaults;
-import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.awaitility.Awaitility;
+import io.micrometer.core.instrument.MeterRegistry;
 import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.test.context.ActiveProfiles;
 
 /**
- * The attempt log writes one transaction per cycle: the finish of a committed cycle (broker answer, mark state) is
- * written with the next cycle's attempts, before that cycle's batch goes to the broker, or when the drain ends. Read
- * from the tables themselves (the log's own readers flush first), which is what a process killed at that moment leaves
- * (the events here are sent and take their cycle's answer).
+ * The attempt log writes a cycle's attempts in a transaction of their own, before the broker commits the batch, and
+ * the cycle's finish (broker answer, mark state) in the cycle's transaction, with the mark: a committed mark always has
+ * its finish, a cycle that never committed reads SENT/NONE (it may have been delivered). Read from the tables
+ * themselves, which is what a process killed at that moment leaves (the events here are sent and take their cycle's
+ * answer).
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.NONE)
 @ActiveProfiles("test")
-abstract class AttemptLogOneTransactionPerCycleContractTest extends RelayTestSupport {
+abstract class AttemptLogFinishCommitsWithTheMarkContractTest extends RelayTestSupport {
+
+    @Autowired
+    MeterRegistry meters;
 
     /** observation/mark state of each attempt at this event, oldest first. */
     private List<String> logged(String eventId) {
@@ -29,7 +33,7 @@ abstract class AttemptLogOneTransactionPerCycleContractTest extends RelayTestSup
     }
 
     @Test
-    void killedAfterTheNextCyclesInsertLeavesThePreviousCycleFinishedAndOnlyTheRunningOneSentNone() {
+    void killedBeforeTheNextCyclesMarkLeavesThePreviousCycleFinishedAndOnlyTheRunningOneSentNone() {
         String name = unique("log-fold");
         String first = rows.insert("order-1", "OrderConfirmed", "{\"n\":1}");
         String second = rows.insert("order-2", "OrderConfirmed", "{\"n\":2}");
@@ -47,7 +51,7 @@ abstract class AttemptLogOneTransactionPerCycleContractTest extends RelayTestSup
         OutboxRelay relay = factory.create(p, List.of(window));
         assertThat(drain(relay)).isEqualTo(1);
 
-        assertThat(seen.get("first")).as("cycle 1's finish went with cycle 2's insert").containsExactly(
+        assertThat(seen.get("first")).as("cycle 1's finish committed with its mark").containsExactly(
                 "CONFIRMED/PUBLISHED");
         assertThat(seen.get("second")).as("the running cycle: may have been delivered").containsExactly("SENT/NONE");
         assertThat(logged(second)).as("the drain's failure wrote the rolled-back finish")
@@ -56,18 +60,44 @@ abstract class AttemptLogOneTransactionPerCycleContractTest extends RelayTestSup
         assertThat(rows.status(second)).isEqualTo("PENDING");
     }
 
-    /**
-     * No next cycle follows the drain: the last cycle's finish is written on its own, off the relay's thread, shortly
-     * after ({@link AttemptEvidence#IDLE_FLUSH_DELAY_MILLIS}); a next cycle within that time carries it instead.
-     */
+    /** No next cycle follows: the last cycle's finish is on record as soon as its cycle committed. */
     @Test
-    void theLastCommittedCyclesFinishIsWrittenSoonAfterTheDrainEnds() {
+    void theLastCyclesFinishIsOnRecordWhenItsCycleCommits() {
         String name = unique("log-idle");
         String id = rows.insert("order-3", "OrderConfirmed", "{\"n\":3}");
         OutboxRelay relay = relay(name, "queue:" + unique("it.log"), Map.of());
         assertThat(drain(relay)).isEqualTo(1);
-        Awaitility.await().atMost(Duration.ofSeconds(10))
-                .untilAsserted(() -> assertThat(logged(id)).containsExactly("CONFIRMED/PUBLISHED"));
+        assertThat(logged(id)).containsExactly("CONFIRMED/PUBLISHED");
+    }
+
+    /**
+     * The finish is part of the cycle's transaction: when it cannot be written (its table renamed away) the mark rolls
+     * back with it, after the broker committed the batch. The rows stay pending, their attempts SENT/NONE (they may
+     * have been delivered); once the finish can be written the relay sends them again, the broker drops the copies it
+     * holds, and each event is on the queue once, the resend explained by the log.
+     */
+    @Test
+    void aFinishThatCannotBeWrittenRollsTheMarkBackAndTheBrokerDropsTheResend() {
+        String name = unique("log-nofinish");
+        String queue = unique("it.log");
+        String first = rows.insert("order-6", "OrderConfirmed", "{\"n\":6}");
+        String second = rows.insert("order-7", "OrderConfirmed", "{\"n\":7}");
+        OutboxRelay relay = relay(name, "queue:" + queue, Map.of());
+        rows.jdbc().execute("ALTER TABLE " + AttemptLog.CYCLES + " RENAME TO gateway_outbox_cycle_away");
+        try {
+            assertThat(drain(relay)).isZero();
+            assertThat(broker.count(queue)).as("the broker committed the batch").isEqualTo(2);
+            assertThat(List.of(rows.status(first), rows.status(second))).containsExactly("PENDING", "PENDING");
+        } finally {
+            rows.jdbc().execute("ALTER TABLE gateway_outbox_cycle_away RENAME TO " + AttemptLog.CYCLES);
+        }
+        assertThat(logged(first)).as("no finish: may have been delivered").containsExactly("SENT/NONE");
+        assertThat(drain(relay)).isEqualTo(2);
+        assertThat(broker.count(queue)).as("each event once").isEqualTo(2);
+        assertThat(List.of(rows.status(first), rows.status(second))).containsExactly("PUBLISHED", "PUBLISHED");
+        assertThat(logged(first)).containsExactly("SENT/NONE", "CONFIRMED/PUBLISHED");
+        assertThat(meters.counter("gateway.outbox.duplicate.ids", "relay", name).count())
+                .as("the resend is on record: no unexplained duplicate").isZero();
     }
 
     /**
@@ -95,7 +125,6 @@ abstract class AttemptLogOneTransactionPerCycleContractTest extends RelayTestSup
         }
         assertThat(drain(relay)).isEqualTo(2);
         assertThat(broker.count(queue)).isEqualTo(2);
-        Awaitility.await().atMost(Duration.ofSeconds(10)) // the finish is written soon after the drain
-                .untilAsserted(() -> assertThat(logged(first)).containsExactly("CONFIRMED/PUBLISHED"));
+        assertThat(logged(first)).containsExactly("CONFIRMED/PUBLISHED");
     }
 }

@@ -1,0 +1,7 @@
+package io.legacygateway.relay;
+
+import io.legacygateway.testsupport.OnMariaDb;
+
+@OnMariaDb
+class MariaDbAttemptLogFinishCommitsWithTheMarkTest extends AttemptLogFinishCommitsWithTheMarkContractTest {
+}

@@ -1,7 +1,0 @@
-package io.legacygateway.relay;
-
-import io.legacygateway.testsupport.OnMariaDb;
-
-@OnMariaDb
-class MariaDbAttemptLogOneTransactionPerCycleTest extends AttemptLogOneTransactionPerCycleContractTest {
-}

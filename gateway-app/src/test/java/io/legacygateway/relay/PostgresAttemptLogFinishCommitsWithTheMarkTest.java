@@ -1,0 +1,7 @@
+package io.legacygateway.relay;
+
+import io.legacygateway.testsupport.OnPostgres;
+
+@OnPostgres
+class PostgresAttemptLogFinishCommitsWithTheMarkTest extends AttemptLogFinishCommitsWithTheMarkContractTest {
+}

@@ -1,7 +1,0 @@
-package io.legacygateway.relay;
-
-import io.legacygateway.testsupport.OnPostgres;
-
-@OnPostgres
-class PostgresAttemptLogOneTransactionPerCycleTest extends AttemptLogOneTransactionPerCycleContractTest {
-}
