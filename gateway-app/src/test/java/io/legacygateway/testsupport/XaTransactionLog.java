@@ -15,7 +15,11 @@ import org.springframework.test.context.DynamicPropertyRegistry;
  */
 public final class XaTransactionLog {
 
-    public static final String NODE_ID = "gw-test";
+    /**
+     * This JVM's node id: the test JVMs run side by side (gateway.tests.forks), and a Narayana recovering one node id
+     * would take the other JVM's prepared branches, which its object store does not know, for orphans to roll back.
+     */
+    public static final String NODE_ID = "gw-test-" + ProcessHandle.current().pid();
     private static Path dir;
 
     private XaTransactionLog() {
