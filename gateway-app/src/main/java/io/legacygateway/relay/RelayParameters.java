@@ -153,23 +153,23 @@ public record RelayParameters(
                 + " [Retention](#retention)")
         @DefaultValue(RelayParameters.RETENTION_OFF) String retention,
 
-        @TemplateParameter("Record every attempt in `gateway_outbox_attempt` (in the `stateDataSource`, in"
-                + " transactions of their own): sent, the broker's answer, what the mark did. The facts of the"
-                + " [reconciliation report](#reconciliation-and-the-lab). One log transaction per batch: the insert of"
-                + " the batch's attempts (on PostgreSQL one row of `gateway_outbox_attempt_pack` for the whole batch,"
-                + " where `relay-state.sql` created it; else one row per attempt), written while the batch is sent and"
-                + " committed before the broker"
-                + " commits it (a log that cannot be written commits nothing on the broker), carries the previous"
-                + " batch's answer and"
-                + " mark as one row of `gateway_outbox_cycle` (only an attempt whose answer or mark differs from its"
-                + " batch's, refused, deferred or parked, gets a row of its own; readers take an attempt's own values, else its"
-                + " batch's; on PostgreSQL the transaction's statements go in one round trip) (written alone 100 ms"
-                + " after the relay goes idle unless a next batch carries it, at once when it stops; a relay killed in"
-                + " between leaves that batch \"sent, outcome unknown\")."
-                + " On PostgreSQL, when the `stateDataSource` is the relay's `dataSource`, that commit does not wait"
-                + " for its WAL flush: the batch's mark commit, which waits, flushes it (a kill -9 of the gateway loses"
-                + " nothing; see [Benchmarks](#benchmarks) for what a database crash can lose). `false` saves that"
-                + " transaction, and the report then cannot tell duplicate deliveries")
+        @TemplateParameter("Record every attempt in `gateway_outbox_attempt` (in the `stateDataSource`): sent, the"
+                + " broker's answer, what the mark did. The facts of the"
+                + " [reconciliation report](#reconciliation-and-the-lab). Two writes per batch. The batch's attempts"
+                + " (on PostgreSQL one row of `gateway_outbox_attempt_pack` for the whole batch, where"
+                + " `relay-state.sql` created it; else one row per attempt), in a transaction of their own, written"
+                + " while the batch is sent and committed before the broker commits it (a log that cannot be written"
+                + " commits nothing on the broker). Then the batch's finish, its answer and mark as one row of"
+                + " `gateway_outbox_cycle` (only an attempt whose answer or mark differs from its batch's, refused,"
+                + " deferred or parked, gets a row or an update of its own; readers take an attempt's own values, else"
+                + " its batch's), in the batch's own transaction with the mark, so that a committed mark always has"
+                + " its finish; after that transaction, in one of its own, for a batch that rolled back or when the"
+                + " `stateDataSource` is another database. On PostgreSQL, when the `stateDataSource` is the relay's"
+                + " `dataSource`, the attempts' commit does not wait for its WAL flush: the batch's mark commit, which"
+                + " waits, flushes it (a kill -9 of the gateway loses nothing; a crash of the database server can lose"
+                + " only the attempts of batches whose mark it lost with them: their rows are published again, the"
+                + " broker drops the copies it holds, recorded then as `DUPLICATE`). `false` saves those writes, and"
+                + " the report then cannot tell duplicate deliveries")
         @DefaultValue("true") boolean attemptLog,
 
         @TemplateParameter(value = "Business table whose every row must have an intent in this outbox (for example the"

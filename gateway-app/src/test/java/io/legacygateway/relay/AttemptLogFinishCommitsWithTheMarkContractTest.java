@@ -32,6 +32,16 @@ abstract class AttemptLogFinishCommitsWithTheMarkContractTest extends RelayTestS
         return rows.attemptStates(eventId);
     }
 
+    /** Runs {@code checks} while {@code table} is renamed away (the log cannot write it), and renames it back. */
+    private void whileRenamedAway(String table, Runnable checks) {
+        rows.jdbc().execute("ALTER TABLE " + table + " RENAME TO " + table + "_away");
+        try {
+            checks.run();
+        } finally {
+            rows.jdbc().execute("ALTER TABLE " + table + "_away RENAME TO " + table);
+        }
+    }
+
     @Test
     void killedBeforeTheNextCyclesMarkLeavesThePreviousCycleFinishedAndOnlyTheRunningOneSentNone() {
         String name = unique("log-fold");
@@ -83,14 +93,11 @@ abstract class AttemptLogFinishCommitsWithTheMarkContractTest extends RelayTestS
         String first = rows.insert("order-6", "OrderConfirmed", "{\"n\":6}");
         String second = rows.insert("order-7", "OrderConfirmed", "{\"n\":7}");
         OutboxRelay relay = relay(name, "queue:" + queue, Map.of());
-        rows.jdbc().execute("ALTER TABLE " + AttemptLog.CYCLES + " RENAME TO gateway_outbox_cycle_away");
-        try {
+        whileRenamedAway(AttemptLog.CYCLES, () -> {
             assertThat(drain(relay)).isZero();
             assertThat(broker.count(queue)).as("the broker committed the batch").isEqualTo(2);
             assertThat(List.of(rows.status(first), rows.status(second))).containsExactly("PENDING", "PENDING");
-        } finally {
-            rows.jdbc().execute("ALTER TABLE gateway_outbox_cycle_away RENAME TO " + AttemptLog.CYCLES);
-        }
+        });
         assertThat(logged(first)).as("no finish: may have been delivered").containsExactly("SENT/NONE");
         assertThat(drain(relay)).isEqualTo(2);
         assertThat(broker.count(queue)).as("each event once").isEqualTo(2);
@@ -113,16 +120,13 @@ abstract class AttemptLogFinishCommitsWithTheMarkContractTest extends RelayTestS
         String second = rows.insert("order-5", "OrderConfirmed", "{\"n\":5}");
         OutboxRelay relay = relay(name, "queue:" + queue, Map.of());
         String table = relay.attempts().packed() ? AttemptLog.PACKS : AttemptLog.TABLE; // where a cycle's insert goes
-        rows.jdbc().execute("ALTER TABLE " + table + " RENAME TO gateway_outbox_attempt_away");
-        try {
+        whileRenamedAway(table, () -> {
             assertThat(drain(relay)).isZero();
             assertThat(broker.count(queue)).as("nothing committed on the broker").isZero();
             assertThat(List.of(rows.status(first), rows.status(second))).containsExactly("PENDING", "PENDING");
             assertThat(List.of(rows.row(first).get("retry_count"), rows.row(second).get("retry_count")))
                     .as("no row charged").allMatch(n -> ((Number) n).intValue() == 0);
-        } finally {
-            rows.jdbc().execute("ALTER TABLE gateway_outbox_attempt_away RENAME TO " + table);
-        }
+        });
         assertThat(drain(relay)).isEqualTo(2);
         assertThat(broker.count(queue)).isEqualTo(2);
         assertThat(logged(first)).containsExactly("CONFIRMED/PUBLISHED");
