@@ -1,5 +1,6 @@
 package io.legacygateway.inbox;
 
+import io.legacygateway.adapters.testsupport.DatabaseServers;
 import io.legacygateway.testsupport.LegacyDatabases;
 import io.legacygateway.testsupport.StandaloneBroker;
 import io.legacygateway.testsupport.TcpProxy;
@@ -9,12 +10,12 @@ import org.springframework.test.context.DynamicPropertySource;
 
 class MariaDbTargetDatabaseDownTest extends TargetDatabaseDownTest {
 
-    private static final TcpProxy PROXY = new TcpProxy("127.0.0.1", 3306).start();
+    private static final TcpProxy PROXY = new TcpProxy("127.0.0.1", DatabaseServers.mariadb().port()).start();
 
     @DynamicPropertySource
     static void targetDatabaseThroughProxyAndBroker(DynamicPropertyRegistry registry) {
         LegacyDatabases.register(registry, "target", TestDatabase.MARIADB, MariaDbTargetDatabaseDownTest.class,
-                url -> url.replace("127.0.0.1:3306", "127.0.0.1:" + PROXY.port()));
+                url -> url.replace(DatabaseServers.mariadb().address(), "127.0.0.1:" + PROXY.port()));
         registry.add("gateway.datasources.target.maximum-pool-size", () -> "6");
         registry.add("gateway.datasources.target.connect-timeout", () -> "1s");
         StandaloneBroker.register(registry);

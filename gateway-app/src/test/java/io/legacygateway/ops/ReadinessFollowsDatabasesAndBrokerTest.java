@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.legacygateway.adapters.testsupport.DatabaseServers;
 import io.legacygateway.relay.OutboxRelay;
 import io.legacygateway.relay.OutboxRelayFactory;
 import io.legacygateway.testsupport.LegacyDatabases;
@@ -48,13 +49,13 @@ import org.springframework.test.context.DynamicPropertySource;
 @DirtiesContext(classMode = DirtiesContext.ClassMode.AFTER_CLASS)
 class ReadinessFollowsDatabasesAndBrokerTest {
 
-    private static final TcpProxy PROXY = new TcpProxy("127.0.0.1", 5432).start();
+    private static final TcpProxy PROXY = new TcpProxy("127.0.0.1", DatabaseServers.postgres().port()).start();
     private static final ObjectMapper JSON = new ObjectMapper();
 
     @DynamicPropertySource
     static void databaseThroughProxyAndStandaloneBroker(DynamicPropertyRegistry registry) {
         LegacyDatabases.register(registry, "legacy", TestDatabase.POSTGRES, ReadinessFollowsDatabasesAndBrokerTest.class,
-                url -> url.replace("127.0.0.1:5432", "127.0.0.1:" + PROXY.port()));
+                url -> url.replace(DatabaseServers.postgres().address(), "127.0.0.1:" + PROXY.port()));
         registry.add("gateway.datasources.legacy.connect-timeout", () -> "1s");
         StandaloneBroker.register(registry);
     }

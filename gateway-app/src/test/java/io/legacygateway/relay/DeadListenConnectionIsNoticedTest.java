@@ -7,6 +7,7 @@ import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
+import io.legacygateway.adapters.testsupport.DatabaseServers;
 import io.legacygateway.capture.TriggersCommand;
 import io.legacygateway.cli.GatewayCli;
 import io.legacygateway.command.CommandBeans;
@@ -46,12 +47,12 @@ import org.springframework.test.context.DynamicPropertySource;
 @ActiveProfiles("test")
 class DeadListenConnectionIsNoticedTest extends RelayTestSupport {
 
-    private static final TcpProxy PROXY = new TcpProxy("127.0.0.1", 5432).start();
+    private static final TcpProxy PROXY = new TcpProxy("127.0.0.1", DatabaseServers.postgres().port()).start();
 
     @DynamicPropertySource
     static void legacyDatabaseThroughProxy(DynamicPropertyRegistry registry) {
         LegacyDatabases.register(registry, "legacy", TestDatabase.POSTGRES, DeadListenConnectionIsNoticedTest.class,
-                url -> url.replace("127.0.0.1:5432", "127.0.0.1:" + PROXY.port()));
+                url -> url.replace(DatabaseServers.postgres().address(), "127.0.0.1:" + PROXY.port()));
     }
 
     @Autowired

@@ -3,6 +3,7 @@ package io.legacygateway.relay;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.legacygateway.adapters.testsupport.DatabaseServers;
 import io.legacygateway.testsupport.OnMariaDb;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -25,7 +26,7 @@ import org.springframework.test.context.DynamicPropertySource;
 @OnMariaDb
 class MariaDbZeroWriteWithSelectOnlyTest extends ZeroWriteWithSelectOnlyContractTest {
 
-    private static final String ADMIN = "jdbc:mariadb://127.0.0.1:3306/test";
+    private static final String ADMIN = DatabaseServers.mariadbUrl("test");
     private static final String SUFFIX = UUID.randomUUID().toString().substring(0, 8);
     static final String DATABASE = "gw_app_" + SUFFIX;
     static final String READER = "gw_reader_" + SUFFIX;
@@ -47,7 +48,7 @@ class MariaDbZeroWriteWithSelectOnlyTest extends ZeroWriteWithSelectOnlyContract
         Runtime.getRuntime().addShutdownHook(new Thread(MariaDbZeroWriteWithSelectOnlyTest::dropUsersAndDatabase));
         for (String[] ds : List.of(new String[] {"readonly", READER}, new String[] {"noprocess", NO_PROCESS})) {
             String prefix = "gateway.datasources." + ds[0] + ".";
-            registry.add(prefix + "url", () -> "jdbc:mariadb://127.0.0.1:3306/" + DATABASE);
+            registry.add(prefix + "url", () -> DatabaseServers.mariadbUrl(DATABASE));
             registry.add(prefix + "username", () -> ds[1]);
             registry.add(prefix + "password", () -> "reader");
             registry.add(prefix + "maximum-pool-size", () -> "3");
@@ -65,7 +66,7 @@ class MariaDbZeroWriteWithSelectOnlyTest extends ZeroWriteWithSelectOnlyContract
 
     @Override
     protected JdbcTemplate application() {
-        return new JdbcTemplate(new DriverManagerDataSource("jdbc:mariadb://127.0.0.1:3306/" + DATABASE, "root", ""));
+        return new JdbcTemplate(new DriverManagerDataSource(DatabaseServers.mariadbUrl(DATABASE), "root", ""));
     }
 
     @Override

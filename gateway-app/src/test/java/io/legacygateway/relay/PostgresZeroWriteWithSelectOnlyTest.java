@@ -1,5 +1,6 @@
 package io.legacygateway.relay;
 
+import io.legacygateway.adapters.testsupport.DatabaseServers;
 import io.legacygateway.testsupport.OnPostgres;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -16,7 +17,7 @@ import org.springframework.test.context.DynamicPropertySource;
 @OnPostgres
 class PostgresZeroWriteWithSelectOnlyTest extends ZeroWriteWithSelectOnlyContractTest {
 
-    private static final String ADMIN = "jdbc:postgresql://127.0.0.1:5432/test";
+    private static final String ADMIN = DatabaseServers.postgresTestUrl();
     private static final String SUFFIX = UUID.randomUUID().toString().substring(0, 8);
     static final String SCHEMA = "gw_app_" + SUFFIX;
     static final String ROLE = "gw_reader_" + SUFFIX;

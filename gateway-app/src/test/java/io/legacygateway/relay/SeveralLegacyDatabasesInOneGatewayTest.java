@@ -2,6 +2,7 @@ package io.legacygateway.relay;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.legacygateway.adapters.testsupport.DatabaseServers;
 import io.legacygateway.config.GatewayDataSources;
 import io.legacygateway.testsupport.LegacyDatabases;
 import io.legacygateway.testsupport.OutboxRows;
@@ -36,7 +37,7 @@ import org.springframework.test.context.DynamicPropertySource;
 @DirtiesContext(classMode = DirtiesContext.ClassMode.AFTER_CLASS)
 class SeveralLegacyDatabasesInOneGatewayTest {
 
-    private static final String PG_ADMIN = "jdbc:postgresql://127.0.0.1:5432/postgres";
+    private static final String PG_ADMIN = "jdbc:postgresql://" + DatabaseServers.postgres().address() + "/postgres";
 
     @DynamicPropertySource
     static void databases(DynamicPropertyRegistry registry) throws SQLException {
@@ -61,7 +62,7 @@ class SeveralLegacyDatabasesInOneGatewayTest {
             }
         }));
         String prefix = "gateway.datasources." + name + ".";
-        registry.add(prefix + "url", () -> "jdbc:postgresql://127.0.0.1:5432/" + database);
+        registry.add(prefix + "url", () -> "jdbc:postgresql://" + DatabaseServers.postgres().address() + "/" + database);
         registry.add(prefix + "username", () -> "postgres");
         registry.add(prefix + "password", () -> "");
         registry.add(prefix + "initialize-schema", () -> "true");

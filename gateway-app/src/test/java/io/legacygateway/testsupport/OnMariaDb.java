@@ -10,7 +10,7 @@ import org.springframework.core.annotation.AliasFor;
 import org.springframework.test.context.ContextCustomizerFactories;
 
 /**
- * Runs the test class against MariaDB (127.0.0.1:3306): {@code @OnMariaDb class MariaDbXTest extends XContractTest {}}.
+ * Runs the test class against MariaDB (DatabaseServers: embedded or the machine's): {@code @OnMariaDb class MariaDbXTest extends XContractTest {}}.
  * The class gets a schema of its own; on a Spring test it is datasource {@code gateway.datasources.<dataSource>} of the
  * context.
  *

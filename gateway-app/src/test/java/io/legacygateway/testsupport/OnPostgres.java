@@ -10,7 +10,7 @@ import org.springframework.core.annotation.AliasFor;
 import org.springframework.test.context.ContextCustomizerFactories;
 
 /**
- * Runs the test class against PostgreSQL (127.0.0.1:5432): {@code @OnPostgres class PostgresXTest extends XContractTest
+ * Runs the test class against PostgreSQL (DatabaseServers: embedded or the machine's): {@code @OnPostgres class PostgresXTest extends XContractTest
  * {}}. The class gets a schema of its own; on a Spring test it is datasource {@code gateway.datasources.<dataSource>}
  * of the context.
  *

@@ -1,5 +1,6 @@
 package io.legacygateway.testsupport;
 
+import io.legacygateway.adapters.testsupport.DatabaseServers;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
@@ -12,25 +13,26 @@ import org.springframework.core.annotation.MergedAnnotations.SearchStrategy;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
- * The real databases the tests run against: the machine's PostgreSQL and MariaDB (started by {@code .ci/run}) and an
- * in-memory H2 as an extra lane. Each test class gets a fresh schema (PostgreSQL) or database (MariaDB) of its own,
+ * The real databases the tests run against: PostgreSQL and MariaDB ({@link DatabaseServers}: servers that come with
+ * the build, or the machine's when {@code gateway.test.databases=local}, as {@code .ci/run} says) and an in-memory H2
+ * as an extra lane. Each test class gets a fresh schema (PostgreSQL) or database (MariaDB) of its own,
  * so classes never see each other's rows.
  */
 public enum TestDatabase {
     POSTGRES {
         @Override
         public String create(String name) throws SQLException {
-            try (Connection c = DriverManager.getConnection(PG_ADMIN, "postgres", "");
+            try (Connection c = DriverManager.getConnection(DatabaseServers.postgresTestUrl(), "postgres", "");
                  Statement s = c.createStatement()) {
                 s.execute("DROP SCHEMA IF EXISTS " + name + " CASCADE");
                 s.execute("CREATE SCHEMA " + name);
             }
-            return PG_ADMIN + "?currentSchema=" + name;
+            return DatabaseServers.postgresTestUrl() + "?currentSchema=" + name;
         }
 
         @Override
         public void drop(String name) throws SQLException {
-            try (Connection c = DriverManager.getConnection(PG_ADMIN, "postgres", "");
+            try (Connection c = DriverManager.getConnection(DatabaseServers.postgresTestUrl(), "postgres", "");
                  Statement s = c.createStatement()) {
                 s.execute("DROP SCHEMA IF EXISTS " + name + " CASCADE");
             }
@@ -54,17 +56,17 @@ public enum TestDatabase {
     MARIADB {
         @Override
         public String create(String name) throws SQLException {
-            try (Connection c = DriverManager.getConnection(MARIADB_ADMIN, "root", "");
+            try (Connection c = DriverManager.getConnection(DatabaseServers.mariadbUrl("test"), "root", "");
                  Statement s = c.createStatement()) {
                 s.execute("DROP DATABASE IF EXISTS " + name);
                 s.execute("CREATE DATABASE " + name + " CHARACTER SET utf8mb4");
             }
-            return "jdbc:mariadb://127.0.0.1:3306/" + name;
+            return DatabaseServers.mariadbUrl(name);
         }
 
         @Override
         public void drop(String name) throws SQLException {
-            try (Connection c = DriverManager.getConnection(MARIADB_ADMIN, "root", "");
+            try (Connection c = DriverManager.getConnection(DatabaseServers.mariadbUrl("test"), "root", "");
                  Statement s = c.createStatement()) {
                 s.execute("DROP DATABASE IF EXISTS " + name);
             }
@@ -104,9 +106,6 @@ public enum TestDatabase {
             return "sa";
         }
     };
-
-    static final String PG_ADMIN = "jdbc:postgresql://127.0.0.1:5432/test";
-    static final String MARIADB_ADMIN = "jdbc:mariadb://127.0.0.1:3306/test";
 
     /** Creates an empty schema/database and returns the JDBC URL that makes it the connection's default. */
     public abstract String create(String name) throws SQLException;

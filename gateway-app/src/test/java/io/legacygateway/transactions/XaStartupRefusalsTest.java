@@ -5,6 +5,7 @@ import static org.mockito.Mockito.mock;
 import static org.mockito.Mockito.when;
 
 import io.legacygateway.adapters.sql.Dialect;
+import io.legacygateway.adapters.testsupport.DatabaseServers;
 import io.legacygateway.config.GatewayProperties;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -20,7 +21,7 @@ class XaStartupRefusalsTest {
 
     private static final String PARAMETER = "outbox-relay 'orders' parameter 'transactionMode'";
     private static final GatewayProperties.DataSourceSpec SPEC = new GatewayProperties.DataSourceSpec(
-            "jdbc:postgresql://127.0.0.1:5432/test", "postgres", "", 10, Duration.ofSeconds(10), false, Map.of());
+            DatabaseServers.postgresTestUrl(), "postgres", "", 10, Duration.ofSeconds(10), false, Map.of());
 
     @Test
     void withoutTheObjectStoreFolderTheStartFailsNamingTheKey() {

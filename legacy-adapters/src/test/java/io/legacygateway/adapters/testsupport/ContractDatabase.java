@@ -11,7 +11,8 @@ import org.springframework.core.annotation.MergedAnnotations.SearchStrategy;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
- * The databases the adapters' contract tests run against: the machine's PostgreSQL and MariaDB, and an in-memory H2
+ * The databases the adapters' contract tests run against: PostgreSQL and MariaDB ({@link DatabaseServers}: embedded
+ * or the machine's), and an in-memory H2
  * as an extra lane. A test class gets a schema (PostgreSQL), a database (MariaDB) or an in-memory database (H2) of its
  * own, named uniquely, so that classes running at the same time never see each other's tables.
  */
@@ -19,15 +20,15 @@ public enum ContractDatabase {
     POSTGRESQL(Dialect.POSTGRESQL, "postgres") {
         @Override
         String create(String name) throws SQLException {
-            admin("jdbc:postgresql://127.0.0.1:5432/test", "DROP SCHEMA IF EXISTS " + name + " CASCADE",
+            admin(DatabaseServers.postgresTestUrl(), "DROP SCHEMA IF EXISTS " + name + " CASCADE",
                     "CREATE SCHEMA " + name);
             // the application name tells this class's sessions from other tests' in pg_stat_activity
-            return "jdbc:postgresql://127.0.0.1:5432/test?currentSchema=" + name + "&ApplicationName=" + name;
+            return DatabaseServers.postgresTestUrl() + "?currentSchema=" + name + "&ApplicationName=" + name;
         }
 
         @Override
         void drop(String name) throws SQLException {
-            admin("jdbc:postgresql://127.0.0.1:5432/test", "DROP SCHEMA IF EXISTS " + name + " CASCADE");
+            admin(DatabaseServers.postgresTestUrl(), "DROP SCHEMA IF EXISTS " + name + " CASCADE");
         }
 
         @Override
@@ -39,14 +40,14 @@ public enum ContractDatabase {
     MARIADB(Dialect.MARIADB, "root") {
         @Override
         String create(String name) throws SQLException {
-            admin("jdbc:mariadb://127.0.0.1:3306/test", "DROP DATABASE IF EXISTS " + name,
+            admin(DatabaseServers.mariadbUrl("test"), "DROP DATABASE IF EXISTS " + name,
                     "CREATE DATABASE " + name + " CHARACTER SET utf8mb4");
-            return "jdbc:mariadb://127.0.0.1:3306/" + name;
+            return DatabaseServers.mariadbUrl(name);
         }
 
         @Override
         void drop(String name) throws SQLException {
-            admin("jdbc:mariadb://127.0.0.1:3306/test", "DROP DATABASE IF EXISTS " + name);
+            admin(DatabaseServers.mariadbUrl("test"), "DROP DATABASE IF EXISTS " + name);
         }
 
         @Override

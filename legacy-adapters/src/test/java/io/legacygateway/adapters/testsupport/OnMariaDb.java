@@ -8,7 +8,7 @@ import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 
 /**
- * Runs the contract test class against MariaDB (127.0.0.1:3306): {@code @OnMariaDb class MariaDbXTest extends XContractTest {}}.
+ * Runs the contract test class against MariaDB ({@link DatabaseServers}): {@code @OnMariaDb class MariaDbXTest extends XContractTest {}}.
  *
  * @see OnDatabase
  */

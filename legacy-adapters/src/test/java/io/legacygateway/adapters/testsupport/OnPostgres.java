@@ -8,7 +8,7 @@ import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 
 /**
- * Runs the contract test class against PostgreSQL (127.0.0.1:5432): {@code @OnPostgres class PostgresXTest extends XContractTest {}}.
+ * Runs the contract test class against PostgreSQL ({@link DatabaseServers}): {@code @OnPostgres class PostgresXTest extends XContractTest {}}.
  *
  * @see OnDatabase
  */
