@@ -199,11 +199,15 @@ public final class OutboxRelay implements Processor, AutoCloseable {
         try {
             c = Objects.requireNonNull(transaction.execute(status -> route.run(cycle)));
         } catch (RuntimeException | Error e) {
-            cycle.trace.error(e).end();
+            if (!cycle.trace.isNoop()) {
+                cycle.trace.error(e).end();
+            }
             evidence.finished(cycle, false, List.of());
             throw e;
         }
-        cycle.trace.tag("gateway.relay.published", c.published()).end(); // after the commit: the cycle's whole time
+        if (!cycle.trace.isNoop()) { // traces on and events sent: ended after the commit, the cycle's whole time
+            cycle.trace.tag("gateway.relay.published", c.published()).end();
+        }
         evidence.finished(cycle, true, c.parkedKeys());
         metrics.committed(started, c); // after commit: a rolled-back cycle published, charged and parked nothing
         return c;
