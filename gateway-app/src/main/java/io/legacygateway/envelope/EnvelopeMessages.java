@@ -15,7 +15,8 @@ import jakarta.jms.TextMessage;
  * {@link #SUBJECT}, {@link #EVENT_VERSION}, {@link #AGGREGATE_TYPE}, the correlation id as {@code JMSCorrelationID}
  * when the envelope has one, and {@link #ENVELOPE_VERSION} exactly when the body states
  * {@value EnvelopeVersion#ATTRIBUTE} (not for {@link EnvelopeVersion#V1}, which is implied by absence); plus
- * {@link #DUPLICATE_ID} and {@link #RELAY} when the sender gives them.
+ * {@link #DUPLICATE_ID} and {@link #RELAY} when the sender gives them. The relay adds {@link #TRACEPARENT} while traces
+ * are on.
  */
 public final class EnvelopeMessages {
 
@@ -33,6 +34,12 @@ public final class EnvelopeMessages {
     public static final String ENVELOPE_VERSION = "ce_" + EnvelopeVersion.ATTRIBUTE;
     /** Which relay published the message (diagnostics and reconciliation). */
     public static final String RELAY = "gw_relay";
+    /**
+     * The W3C trace context of the relay's {@code publish} span, set by the relay only while traces are on
+     * (docs/operations.md#traces); the inbox continues the trace from it. Not the envelope's {@code traceparent}
+     * attribute, which stays the producer's (the outbox row's).
+     */
+    public static final String TRACEPARENT = "traceparent";
 
     private EnvelopeMessages() {
     }

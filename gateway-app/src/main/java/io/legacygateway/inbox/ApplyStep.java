@@ -1,7 +1,12 @@
 package io.legacygateway.inbox;
 
+import io.legacygateway.envelope.EnvelopeMessages;
+import io.legacygateway.envelope.EventEnvelope;
 import io.legacygateway.inbox.DeliveryBatch.Delivery;
+import io.legacygateway.tracing.GatewayTracing;
 import io.micrometer.core.instrument.Timer;
+import io.micrometer.tracing.Span;
+import jakarta.jms.Message;
 import jakarta.jms.JMSException;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,6 +19,10 @@ import org.apache.camel.Processor;
  * upcasts, effects in the order received, commit); the body becomes the deliveries it committed, in order. A
  * transaction that fails is handed to {@link FailureDecisions}; while the database is unreachable it is tried again
  * here ({@link DatabaseOutage}).
+ *
+ * <p>While traces are on, each delivery of a transaction gets an {@code inbox apply} span
+ * ({@link GatewayTracing#apply}), ended once the transaction committed, or with an error when it rolled back (a delivery tried again in a later
+ * transaction gets a span of its own).
  */
 final class ApplyStep implements Processor {
 
@@ -21,9 +30,14 @@ final class ApplyStep implements Processor {
     private final Timer transaction;
     private final FailureDecisions decisions;
     private final DatabaseOutage outage;
+    private final String consumer;
+    private final GatewayTracing tracing;
 
-    ApplyStep(InboxGuard guard, InboxMetrics metrics, FailureDecisions decisions, DatabaseOutage outage) {
+    ApplyStep(InboxGuard guard, InboxMetrics metrics, FailureDecisions decisions, DatabaseOutage outage,
+              String consumer, GatewayTracing tracing) {
         this.guard = guard;
+        this.consumer = consumer;
+        this.tracing = tracing;
         this.transaction = metrics.transaction();
         this.decisions = decisions;
         this.outage = outage;
@@ -69,12 +83,21 @@ final class ApplyStep implements Processor {
         List<Delivery> chunk = deliveries.next();
         boolean oneByOne = deliveries.oneByOne();
         List<InboxGuard.Result> results;
+        List<Span> spans = tracing.on() ? spans(chunk) : null;
         try {
             results = transaction.record(() -> guard.applyAll(
                     chunk.stream().map(Delivery::inbound).toList(), oneByOne));
         } catch (RuntimeException e) {
+            if (spans != null) {
+                spans.forEach(s -> s.error(e).end());
+            }
             decisions.rolledBack(batch.session, deliveries, chunk, e);
             return List.of();
+        }
+        if (spans != null) {
+            for (int i = 0; i < spans.size(); i++) {
+                spans.get(i).tag("gateway.inbox.outcome", results.get(i).outcome().name()).end();
+            }
         }
         deliveries.connectionKept();
         List<InboxBatch.Committed> committed = new ArrayList<>(chunk.size());
@@ -83,5 +106,23 @@ final class ApplyStep implements Processor {
         }
         chunk.clear();
         return committed;
+    }
+
+    private List<Span> spans(List<Delivery> chunk) {
+        List<Span> spans = new ArrayList<>(chunk.size());
+        for (Delivery d : chunk) {
+            EventEnvelope e = d.inbound().envelope();
+            spans.add(tracing.apply(consumer, traceparent(d.message()), e.traceparent(), e.id(), e.type()));
+        }
+        return spans;
+    }
+
+    /** The message's {@link EnvelopeMessages#TRACEPARENT} property (the relay's publish span), {@code null} if none. */
+    static String traceparent(Message m) {
+        try {
+            return m.getStringProperty(EnvelopeMessages.TRACEPARENT);
+        } catch (JMSException | RuntimeException e) {
+            return null; // not a string: another sender's; the envelope's traceparent is the parent then
+        }
     }
 }

@@ -6,6 +6,7 @@ import io.legacygateway.config.GatewayDataSources;
 import io.legacygateway.config.GatewayProperties;
 import io.legacygateway.operator.GatewayMBeans;
 import io.legacygateway.transactions.XaTransactions;
+import io.legacygateway.tracing.GatewayTracing;
 import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.jms.ConnectionFactory;
 import java.time.Clock;
@@ -25,10 +26,11 @@ public class InboxConfiguration {
     InboxConsumerFactory inboxConsumerFactory(GatewayProperties properties, GatewayDataSources dataSources,
                                               ConnectionFactory connectionFactory, XaTransactions xa,
                                               MeterRegistry meters, Clock clock,
-                                              ObjectProvider<InboxDeliveryHook> hooks, BrokerFailovers failovers) {
+                                              ObjectProvider<InboxDeliveryHook> hooks, BrokerFailovers failovers,
+                                              GatewayTracing tracing) {
         return new InboxConsumerFactory(properties, dataSources,
                 failovers.watch(BrokerConnections.nativeFactory(connectionFactory), BrokerFailovers.Role.INBOX),
-                xa, meters, clock, hooks.orderedStream().toList());
+                xa, meters, clock, hooks.orderedStream().toList(), tracing);
     }
 
     /** The gateway's datasources and the envelope's values for the camel-sql steps of effect routes. */

@@ -2,6 +2,7 @@ package io.legacygateway.inbox;
 
 import io.legacygateway.adapters.inbox.InboxStore;
 import io.legacygateway.adapters.sql.Dialect;
+import io.legacygateway.tracing.GatewayTracing;
 import io.legacygateway.transactions.XaSavepoints;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -70,7 +71,7 @@ public final class InboxConsumer {
     InboxConsumer(InboxSettings settings, int maxDeliveryAttempts, InboundMessageReader reader, InboxGuard guard,
                   DeadLetterWriter deadLetters, List<InboxDeliveryHook> hooks, MeterRegistry meters, Clock clock,
                   InboxStore store, TransactionTemplate storeTransaction, Dialect dialect,
-                  BooleanSupplier databaseAnswers) {
+                  BooleanSupplier databaseAnswers, GatewayTracing tracing) {
         this.settings = settings;
         this.maxDeliveryAttempts = maxDeliveryAttempts;
         this.store = store;
@@ -81,8 +82,8 @@ public final class InboxConsumer {
         FailureDecisions decisions = new FailureDecisions(settings, maxDeliveryAttempts, dialect, deadLetters, metrics,
                 outage);
         this.receive = new ReceiveStep(settings, batches);
-        this.validate = new ValidateStep(reader, decisions);
-        this.apply = new ApplyStep(guard, metrics, decisions, outage);
+        this.validate = new ValidateStep(reader, decisions, settings.consumer(), tracing);
+        this.apply = new ApplyStep(guard, metrics, decisions, outage, settings.consumer(), tracing);
         this.ack = new AckStep(settings.consumer(), hooks, metrics, decisions, outage);
     }
 

@@ -9,6 +9,7 @@ import io.legacygateway.config.DurationText;
 import io.legacygateway.config.GatewayDataSources;
 import io.legacygateway.config.GatewayProperties;
 import io.legacygateway.envelope.EnvelopeCodec;
+import io.legacygateway.tracing.GatewayTracing;
 import io.legacygateway.transactions.TransactionMode;
 import io.legacygateway.transactions.XaTransactions;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -48,6 +49,7 @@ public class InboxConsumerFactory implements DisposableBean {
     private final MeterRegistry meters;
     private final Clock clock;
     private final List<InboxDeliveryHook> hooks;
+    private final GatewayTracing tracing;
     private final EnvelopeCodec codec = new EnvelopeCodec();
     private final List<InboxConsumer> consumers = new CopyOnWriteArrayList<>();
     private final List<Consumer<InboxConsumer>> listeners = new CopyOnWriteArrayList<>();
@@ -61,13 +63,14 @@ public class InboxConsumerFactory implements DisposableBean {
 
     public InboxConsumerFactory(GatewayProperties properties, GatewayDataSources dataSources,
                                 ConnectionFactory applicationConnectionFactory, XaTransactions xa, MeterRegistry meters,
-                                Clock clock, List<InboxDeliveryHook> hooks) {
+                                Clock clock, List<InboxDeliveryHook> hooks, GatewayTracing tracing) {
         this.properties = properties;
         this.dataSources = dataSources;
         this.applicationConnectionFactory = applicationConnectionFactory;
         this.meters = meters;
         this.clock = clock;
         this.hooks = List.copyOf(hooks);
+        this.tracing = tracing;
         this.transactions = new InboxTransactions(dataSources, applicationConnectionFactory, xa);
     }
 
@@ -128,7 +131,7 @@ public class InboxConsumerFactory implements DisposableBean {
         InboundMessageReader reader = new InboundMessageReader(codec, s.accept(), s.maxPayloadBytes(), s.sequence());
         DeadLetterWriter deadLetters = new DeadLetterWriter(broker, s.queue(), c, clock);
         InboxConsumer consumer = new InboxConsumer(s, attempts, reader, guard, deadLetters, hooks, meters, clock,
-                store, tx, dialect, () -> DatabaseOutage.answers(dataSource));
+                store, tx, dialect, () -> DatabaseOutage.answers(dataSource), tracing);
         if (batches.xa() != null) {
             xaListeners.put(c, batches.xa());
         }

@@ -93,6 +93,8 @@ public final class ArtemisPublisher implements EventPublisher {
     private boolean outcomeUnknown;
     /** A {@code commit()} is under way: a failure now is a failed commit. */
     private boolean committing;
+    /** The trace context of each event of the batch being published. */
+    private Traceparents traceparents = Traceparents.NONE;
 
     public ArtemisPublisher(ConnectionFactory connectionFactory, String relay) {
         this(connectionFactory, relay, Duration.ofSeconds(30));
@@ -130,10 +132,12 @@ public final class ArtemisPublisher implements EventPublisher {
      * connection, and a resend is deduplicated.
      */
     @Override
-    public PublishResult publish(List<OutboundEvent> events, boolean keepAggregateOrder, Runnable beforeCommit) {
+    public PublishResult publish(List<OutboundEvent> events, boolean keepAggregateOrder, Runnable beforeCommit,
+                                 Traceparents traceparents) {
         if (events.isEmpty()) {
             return PublishResult.allConfirmed(List.of());
         }
+        this.traceparents = traceparents;
         timedOut = false;
         outcomeUnknown = false;
         ScheduledFuture<?> watchdog = WATCHDOG.schedule(this::timeOut, timeout.toMillis(), TimeUnit.MILLISECONDS);
@@ -379,6 +383,10 @@ public final class ArtemisPublisher implements EventPublisher {
 
     private void send(Session session, MessageProducer producer, OutboundEvent e) throws JMSException {
         TextMessage m = EnvelopeMessages.toMessage(session, e.envelope(), e.json(), duplicateIds.of(e), relay);
+        String traceparent = traceparents.of(e);
+        if (traceparent != null) {
+            m.setStringProperty(EnvelopeMessages.TRACEPARENT, traceparent);
+        }
         producer.send(addresses.destination(session, e), m, DeliveryMode.PERSISTENT, Message.DEFAULT_PRIORITY, 0L);
     }
 

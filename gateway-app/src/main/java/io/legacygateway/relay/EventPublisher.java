@@ -1,5 +1,6 @@
 package io.legacygateway.relay;
 
+import io.legacygateway.envelope.EnvelopeMessages;
 import java.util.List;
 
 /**
@@ -21,9 +22,23 @@ public interface EventPublisher extends AutoCloseable {
      *                           message's own commit when the batch is sent one at a time; when it throws, the
      *                           broker's transaction is rolled back and its exception is thrown as it is: nothing of
      *                           the batch was committed
+     * @param traceparents       the W3C {@code traceparent} each event's message carries as the JMS property
+     *                           {@link EnvelopeMessages#TRACEPARENT} (its publish span), {@code null} for none;
+     *                           {@link Traceparents#NONE} while traces are off
      */
-    PublishResult publish(List<OutboundEvent> events, boolean keepAggregateOrder, Runnable beforeCommit)
-            throws PublishException;
+    PublishResult publish(List<OutboundEvent> events, boolean keepAggregateOrder, Runnable beforeCommit,
+                          Traceparents traceparents) throws PublishException;
+
+    /** The trace context an event's message carries: never the envelope's own {@code traceparent}, which stays. */
+    @FunctionalInterface
+    interface Traceparents {
+
+        /** No message carries one. */
+        Traceparents NONE = e -> null;
+
+        /** {@code null}: the message carries none. */
+        String of(OutboundEvent event);
+    }
 
     @Override
     void close();

@@ -3,6 +3,7 @@ package io.legacygateway.relay;
 import io.legacygateway.adapters.outbox.attempts.AttemptLog;
 import io.legacygateway.adapters.outbox.Backlog;
 import io.legacygateway.adapters.outbox.OutboxSource;
+import io.legacygateway.tracing.GatewayTracing;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.time.Clock;
@@ -74,7 +75,8 @@ public final class OutboxRelay implements Processor, AutoCloseable {
 
     OutboxRelay(RelaySettings settings, OutboxSource store, TransactionTemplate transaction, OutboxEventMapper mapper,
                 EventPublisher publisher, Clock clock, RetryJitter jitter, List<RelayCycleHook> hooks,
-                String instance, AttemptLog attempts, MeterRegistry meters, RelaySteps steps, CamelContext camel) {
+                String instance, AttemptLog attempts, MeterRegistry meters, RelaySteps steps, CamelContext camel,
+                GatewayTracing tracing) {
         this.settings = settings;
         this.store = store;
         this.transaction = transaction;
@@ -88,7 +90,7 @@ public final class OutboxRelay implements Processor, AutoCloseable {
         FailedAttempts failedAttempts = new FailedAttempts(settings, jitter);
         this.route = new RelayCycleRoute(new RelayCycleSteps(settings, store, publisher, clock, List.copyOf(hooks),
                 instance, evidence, new DuplicateIds(relay, attempts, meters), failedAttempts, metrics,
-                new EventsOfACycle(mapper, steps, failedAttempts)), camel);
+                new EventsOfACycle(mapper, steps, failedAttempts), tracing), camel);
     }
 
     /** The route each cycle runs through (its steps are what Hawtio shows, with their counts). */
@@ -197,8 +199,14 @@ public final class OutboxRelay implements Processor, AutoCloseable {
         try {
             c = Objects.requireNonNull(transaction.execute(status -> route.run(cycle)));
         } catch (RuntimeException | Error e) {
+            if (!cycle.trace.isNoop()) {
+                cycle.trace.error(e).end();
+            }
             evidence.finished(cycle, false, List.of());
             throw e;
+        }
+        if (!cycle.trace.isNoop()) { // traces on and events sent: ended after the commit, the cycle's whole time
+            cycle.trace.tag("gateway.relay.published", c.published()).end();
         }
         evidence.finished(cycle, true, c.parkedKeys());
         metrics.committed(started, c); // after commit: a rolled-back cycle published, charged and parked nothing

@@ -14,6 +14,7 @@ import io.legacygateway.adapters.sql.TableInspector;
 import io.legacygateway.config.GatewayDataSources;
 import io.legacygateway.config.GatewayProperties;
 import io.legacygateway.envelope.EnvelopeCodec;
+import io.legacygateway.tracing.GatewayTracing;
 import io.legacygateway.transactions.XaTransactions;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -58,6 +59,7 @@ public class OutboxRelayFactory implements DisposableBean {
     private final List<RelayCycleHook> hooks;
     /** Asked for per relay: the context is being built from the routes that create relays. */
     private final ObjectProvider<CamelContext> camel;
+    private final GatewayTracing tracing;
     private final EnvelopeCodec codec = new EnvelopeCodec();
     private final List<OutboxRelay> relays = new CopyOnWriteArrayList<>();
     private final List<Consumer<OutboxRelay>> listeners = new CopyOnWriteArrayList<>();
@@ -69,7 +71,7 @@ public class OutboxRelayFactory implements DisposableBean {
     public OutboxRelayFactory(GatewayProperties properties, GatewayDataSources dataSources,
                               ConnectionFactory connectionFactory, XaTransactions xa, MeterRegistry meters,
                               Clock clock, RetryJitter jitter, List<RelayCycleHook> hooks,
-                              ObjectProvider<CamelContext> camel) {
+                              ObjectProvider<CamelContext> camel, GatewayTracing tracing) {
         this.properties = properties;
         this.dataSources = dataSources;
         this.transactions = new RelayTransactions(dataSources, connectionFactory, xa);
@@ -78,6 +80,7 @@ public class OutboxRelayFactory implements DisposableBean {
         this.jitter = jitter;
         this.hooks = hooks;
         this.camel = camel;
+        this.tracing = tracing;
     }
 
     public OutboxRelay create(Map<String, Object> parameters) {
@@ -139,7 +142,7 @@ public class OutboxRelayFactory implements DisposableBean {
         OutboxRelay relay = new OutboxRelay(s, store, cycle.transaction(),
                 new OutboxEventMapper(codec, s.source(), s.destination(), s.payloadFormat(),
                         s.maxPayloadBytes()), cycle.publisher(), clock,
-                jitter, allHooks, instance, attempts, meters, new RelaySteps(s, codec, context), context);
+                jitter, allHooks, instance, attempts, meters, new RelaySteps(s, codec, context), context, tracing);
         try {
             relay.cycleRoute().addOnceStarted();
         } catch (RuntimeException e) {

@@ -4,6 +4,7 @@ import io.legacygateway.broker.BrokerConnections;
 import io.legacygateway.broker.BrokerFailovers;
 import io.legacygateway.config.GatewayDataSources;
 import io.legacygateway.config.GatewayProperties;
+import io.legacygateway.tracing.GatewayTracing;
 import io.legacygateway.transactions.XaTransactions;
 import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.jms.ConnectionFactory;
@@ -35,11 +36,11 @@ public class RelayConfiguration {
                                           ConnectionFactory connectionFactory, XaTransactions xa,
                                           MeterRegistry meters, Clock clock, RetryJitter jitter,
                                           ObjectProvider<RelayCycleHook> hooks, ObjectProvider<CamelContext> camel,
-                                          BrokerFailovers failovers) {
+                                          BrokerFailovers failovers, GatewayTracing tracing) {
         return new OutboxRelayFactory(properties, dataSources, failovers.watch(
                 BrokerConnections.publishingFactory(BrokerConnections.nativeFactory(connectionFactory)),
                 BrokerFailovers.Role.RELAY), xa, meters,
-                clock, jitter, hooks.orderedStream().toList(), camel);
+                clock, jitter, hooks.orderedStream().toList(), camel, tracing);
     }
 
     /**

@@ -5,6 +5,7 @@ import io.legacygateway.adapters.outbox.attempts.BrokerAnswer;
 import io.legacygateway.adapters.outbox.attempts.Observation;
 import io.legacygateway.adapters.outbox.OutboxFailure;
 import io.legacygateway.adapters.outbox.mapping.OutboxRow;
+import io.micrometer.tracing.Span;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -45,6 +46,8 @@ final class RelayCycle {
     /** What the broker answered, written to the attempt log with the mark state once the transaction ended. */
     BrokerAnswer brokerAnswer = BrokerAnswer.NO_ANSWER;
     CycleOutcome outcome = CycleOutcome.NOTHING_CLAIMED;
+    /** The {@code relay cycle} span: made by {@code publish} while traces are on, ended by the drain. */
+    Span trace = Span.NOOP;
 
     RelayCycle(String id, Instant now) {
         this.id = id;

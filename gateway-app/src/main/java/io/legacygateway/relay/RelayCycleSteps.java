@@ -5,6 +5,7 @@ import io.legacygateway.adapters.outbox.OutboxFailure;
 import io.legacygateway.adapters.outbox.mapping.OutboxRow;
 import io.legacygateway.adapters.outbox.OutboxSource;
 import io.legacygateway.relay.AttemptEvidence.AttemptWrite;
+import io.legacygateway.tracing.GatewayTracing;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -36,10 +37,12 @@ final class RelayCycleSteps {
     private final FailedAttempts failedAttempts;
     private final RelayMetrics metrics;
     private final EventsOfACycle events;
+    private final GatewayTracing tracing;
 
     RelayCycleSteps(RelaySettings settings, OutboxSource store, EventPublisher publisher, Clock clock,
                     List<RelayCycleHook> hooks, String instance, AttemptEvidence evidence, DuplicateIds duplicateIds,
-                    FailedAttempts failedAttempts, RelayMetrics metrics, EventsOfACycle events) {
+                    FailedAttempts failedAttempts, RelayMetrics metrics, EventsOfACycle events,
+                    GatewayTracing tracing) {
         this.settings = settings;
         this.store = store;
         this.publisher = publisher;
@@ -51,6 +54,7 @@ final class RelayCycleSteps {
         this.failedAttempts = failedAttempts;
         this.metrics = metrics;
         this.events = events;
+        this.tracing = tracing;
     }
 
     /** The relay's name: the steps' ids in the route end with it. */
@@ -163,22 +167,28 @@ final class RelayCycleSteps {
      * one at a time: a claim whose session the database ended, or that answered {@code claimLease} or more ago,
      * commits nothing more on the broker and the cycle rolls back as an outage, no row charged (another gateway may
      * hold the rows by now).
+     *
+     * <p>While traces are on, each event gets a {@code publish} span ({@link PublishSpans}), ended with the broker's
+     * answer, and the cycle its {@code relay cycle} span, which the drain ends.
      */
     void publish(RelayCycle c) {
         c.requireOwnThread("publish");
         AttemptWrite write = evidence.write(c.id, c.attempted, c.now);
         PublishResult result;
+        EventPublisher.Traceparents traces = PublishSpans.start(tracing, c, settings.relay(), settings.batchSize());
         try {
             result = publisher.publish(c.events, c.keepOrder(), () -> {
                 write.await();
                 hooks.forEach(h -> h.beforeBrokerCommit(settings.relay()));
                 store.proveClaim(); // the fence: last, right before the broker's commit (see OutboxSource#proveClaim)
-            });
+            }, traces);
             write.await(); // also when nothing was sent
         } catch (RuntimeException e) {
+            PublishSpans.failed(traces, e);
             evidence.notConfirmed(c, write, e);
             throw e;
         }
+        PublishSpans.answered(traces, result);
         // the answer is written with the mark state (AttemptLog.finishInCycle); the duplicate check reads the log and,
         // when it cannot, counts nothing unexplained rather than failing the cycle
         evidence.answered(c, write, result, duplicateIds.unexplained(write.cycle(), result));

@@ -71,14 +71,15 @@ final class XaArtemisPublisher implements EventPublisher {
     }
 
     @Override
-    public PublishResult publish(List<OutboundEvent> events, boolean keepAggregateOrder, Runnable beforeCommit) {
+    public PublishResult publish(List<OutboundEvent> events, boolean keepAggregateOrder, Runnable beforeCommit,
+                                 Traceparents traceparents) {
         if (events.isEmpty()) {
             beforeCommit.run();
             return PublishResult.allConfirmed(List.of());
         }
         if (prepareRefused) {
             prepareRefused = false;
-            return oneAtATime(events, keepAggregateOrder, beforeCommit);
+            return oneAtATime(events, keepAggregateOrder, beforeCommit, traceparents);
         }
         Transaction tx = transactions.active();
         if (tx == null) {
@@ -110,6 +111,10 @@ final class XaArtemisPublisher implements EventPublisher {
                     continue;
                 }
                 TextMessage m = EnvelopeMessages.toMessage(s, e.envelope(), e.json(), duplicateIds.of(e), relay);
+                String traceparent = traceparents.of(e);
+                if (traceparent != null) {
+                    m.setStringProperty(EnvelopeMessages.TRACEPARENT, traceparent);
+                }
                 producer.send(addresses.destination(s, e), m, DeliveryMode.PERSISTENT, Message.DEFAULT_PRIORITY, 0L);
                 sent.add(e);
             }
@@ -151,13 +156,14 @@ final class XaArtemisPublisher implements EventPublisher {
     }
 
     /** As LOCAL publishes a batch the broker rejected: see the class comment. */
-    private PublishResult oneAtATime(List<OutboundEvent> events, boolean keepAggregateOrder, Runnable beforeCommit) {
+    private PublishResult oneAtATime(List<OutboundEvent> events, boolean keepAggregateOrder, Runnable beforeCommit,
+                                     Traceparents traceparents) {
         if (!(connectionFactory instanceof ConnectionFactory plain)) {
             throw new PublishException("relay '" + relay + "': the broker's XA connection factory makes no plain"
                     + " connections, the batch cannot be sent one event at a time", null);
         }
         try (ArtemisPublisher local = new ArtemisPublisher(plain, relay)) {
-            return local.publish(events, keepAggregateOrder, beforeCommit);
+            return local.publish(events, keepAggregateOrder, beforeCommit, traceparents);
         }
     }
 

@@ -1,0 +1,8 @@
+package io.legacygateway.tracing;
+
+import io.legacygateway.testsupport.OnPostgres;
+
+@OnPostgres
+class PostgresTracesFollowOneEventFromOutboxRowToEffectTest
+        extends TracesFollowOneEventFromOutboxRowToEffectContractTest {
+}
