@@ -54,9 +54,8 @@ abstract class TracesFollowOneEventFromOutboxRowToEffectContractTest {
 
     @DynamicPropertySource
     static void exportToTheReceiver(DynamicPropertyRegistry registry) {
+        // the one property a deployment sets; the batch exporter keeps its default schedule (every 5 s)
         registry.add("management.otlp.tracing.endpoint", receiver::endpoint);
-        // the test's only concession: the batch exporter sends every 100 ms instead of every 5 s
-        registry.add("management.tracing.opentelemetry.export.schedule-delay", () -> "100ms");
     }
 
     @AfterAll
