@@ -25,6 +25,7 @@ import java.util.stream.StreamSupport;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.yaml.snakeyaml.Yaml;
 
 /**
  * The image {@code mvn package -Pimage} writes to {@code target/gateway-app-image.tar} (Jib, no Docker engine), read
@@ -33,7 +34,8 @@ import org.junit.jupiter.api.Test;
  * in its layer, owned by root and not writable by the gateway's user). As root on Linux it also unpacks the layers
  * into a directory and runs the image's entrypoint there under chroot as the image's user, with {@code -Xshare:on}
  * (an archive the image's own JVM cannot use is then an error, not a silently slower start), until the readiness and
- * liveness groups that compose and Kubernetes probe answer UP. Runs after {@code jib:buildTar} in -Pimage only; tag
+ * liveness groups that compose and Kubernetes probe answer UP, and compose's own health check, run in the image,
+ * passes. Runs after {@code jib:buildTar} in -Pimage only; tag
  * {@code image} lets a run select it alone ({@code -Dgroups=image -Dgateway.tests.groups=image}, as {@code .ci/run}).
  */
 @Tag("image")
@@ -178,6 +180,12 @@ class ImageTarIT {
                     .failFast("the gateway exited", () -> !gateway.isAlive())
                     .until(() -> status(http, port, "readiness").equals("UP"));
             assertThat(status(http, port, "liveness")).isEqualTo("UP");
+            // compose's health check, run in the image as compose runs it (its bash, its port 8080 made ours)
+            List<String> check = new ArrayList<>(List.of("chroot", "--userspec=" + c.get("User").asText(),
+                    rootfs.toString()));
+            composeHealthCheck().forEach(arg -> check.add(arg.replace("/dev/tcp/127.0.0.1/8080 ",
+                    "/dev/tcp/127.0.0.1/" + port + " ")));
+            run(check);
             assertThat(Files.readString(log)).doesNotContain("shared archive");
         } finally {
             gateway.destroy();
@@ -187,6 +195,20 @@ class ImageTarIT {
             unmountProc(rootfs);
         }
         assertThat(gateway.exitValue()).as(Files.readString(log)).isIn(0, 143);
+    }
+
+    /** gateway-1's health check in docker/compose.yaml, without its leading CMD. */
+    private static List<String> composeHealthCheck() throws IOException {
+        try (var in = Files.newInputStream(REPO.resolve("docker/compose.yaml"))) {
+            Map<String, Object> compose = new Yaml().load(in);
+            @SuppressWarnings("unchecked")
+            Map<String, Object> gateway = (Map<String, Object>) ((Map<String, Object>) compose.get("services"))
+                    .get("gateway-1");
+            @SuppressWarnings("unchecked")
+            List<String> test = (List<String>) ((Map<String, Object>) gateway.get("healthcheck")).get("test");
+            assertThat(test.get(0)).isEqualTo("CMD");
+            return test.subList(1, test.size());
+        }
     }
 
     private static String status(HttpClient http, int port, String group) {
