@@ -41,7 +41,7 @@ deb ${mirror} ${suite}-updates main
 deb ${security} ${suite}-security main
 EOF
 chroot "$rootfs" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin DEBIAN_FRONTEND=noninteractive \
-  sh -c 'apt-get update -qq && apt-get upgrade -y -qq && apt-get clean' >&2
+  sh -c 'apt-get update -qq && apt-get upgrade -y && apt-get clean' >&2
 rm -rf "$rootfs"/var/lib/apt/lists/* "$rootfs"/var/cache/apt/*.bin "$rootfs"/var/log/*.log "$rootfs"/tmp/* \
   "$rootfs"/dev/* "$rootfs"/proc/* "$rootfs"/sys/*
 
