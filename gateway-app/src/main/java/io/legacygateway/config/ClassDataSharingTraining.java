@@ -5,7 +5,7 @@ import org.springframework.boot.context.event.ApplicationReadyEvent;
 import org.springframework.context.ApplicationListener;
 
 /**
- * The class data sharing archive's training start only (the poms' package phase, docker/Dockerfile): the gateway exits
+ * The class data sharing archive's training start only (the poms' package phase, -Pimage's archive): the gateway exits
  * once it is ready, so that the archive dumped at exit ({@code -XX:ArchiveClassesAtExit}) holds the classes of the
  * whole start (web server, broker, routes), not only those loaded before the context's refresh. Registered by
  * {@code main} ({@code GatewayApplication.run}) when the JVM system property {@value #PROPERTY} is {@code true}; a

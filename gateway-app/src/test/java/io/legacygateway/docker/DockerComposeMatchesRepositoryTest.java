@@ -53,7 +53,7 @@ import org.yaml.snakeyaml.Yaml;
 /**
  * No Docker engine runs in CI, so {@code docker/compose.yaml} is never started there. This test checks instead that
  * what it refers to exists and agrees with the repository and the application's configuration: mounted files, the
- * jar the Dockerfile copies, ports, the broker pair's HA files and the gateways' client URL to it, the gateways'
+ * image Maven builds (-Pimage, Jib's configuration in gateway-app/pom.xml; ImageTarIT checks the image itself), ports, the broker pair's HA files and the gateways' client URL to it, the gateways'
  * environment variables, the broker account, the shared database, the route folders of the include pattern; and that
  * the file is valid for Compose v2 and docker-compose v1 (their schemas).
  * Compose variables are interpolated as compose would: {@code ${X:-default}} gives the default, {@code ${X}} and
@@ -69,7 +69,8 @@ class DockerComposeMatchesRepositoryTest {
     final Map<String, Object> compose = yaml(DOCKER.resolve("compose.yaml"));
     final Map<String, Object> services = map(compose.get("services"));
     final List<String> gateways = services.keySet().stream().filter(s -> s.startsWith("gateway")).toList();
-    final String dockerfile = read(DOCKER.resolve("Dockerfile"));
+    /** The jib-maven-plugin's configuration of gateway-app/pom.xml, which builds the gateways' image. */
+    final Element jib = jibConfiguration();
 
     /** The brokers of compose.yaml and the HA file of artemis-config/ each one runs with. */
     static final Map<String, String> BROKERS = new LinkedHashMap<>();
@@ -85,9 +86,8 @@ class DockerComposeMatchesRepositoryTest {
         assertThat(services).containsKeys("postgres", "artemis-primary", "artemis-backup")
                 .doesNotContainKey("artemis");
         for (String gateway : gateways) {
-            Map<String, Object> build = map(service(gateway).get("build"));
-            assertThat(DOCKER.resolve((String) build.get("context")).resolve((String) build.get("dockerfile"))
-                    .normalize()).as(gateway + " build").isEqualTo(DOCKER.resolve("Dockerfile")).exists();
+            assertThat(service(gateway)).as(gateway + ": the image Maven builds, not a build of its own")
+                    .doesNotContainKey("build");
             assertThat(map(service(gateway).get("depends_on"))).containsKeys("postgres", "artemis-primary",
                     "artemis-backup");
         }
@@ -119,21 +119,20 @@ class DockerComposeMatchesRepositoryTest {
 
     /**
      * Every pattern of {@code camel.main.routes-include-pattern} as the gateways see it (application.yml unless the
-     * prod configuration overrides it) resolves, from the Dockerfile's working directory through the bind mounts, to
+     * prod configuration overrides it) resolves, from the image's working directory through the bind mounts, to
      * a folder of the repository; together they find the sales relay. A folder that is missing would add no route
      * (RouteFolders), but in compose every folder of the default pattern is there.
      */
     @Test
     void everyRouteIncludePatternResolvesThroughTheMountsToAFolderOfTheRepository() throws Exception {
-        Matcher workdir = Pattern.compile("(?m)^WORKDIR (\\S+)$").matcher(dockerfile);
-        assertThat(workdir.find()).as("Dockerfile WORKDIR").isTrue();
+        String workdir = jib("container", "workingDirectory");
         for (String gateway : gateways) {
             String patterns = gatewayEnvironment(gateway).getProperty("camel.main.routes-include-pattern");
             assertThat(patterns).as(gateway + " include pattern").isNotBlank();
             List<String> found = new ArrayList<>();
             for (String pattern : patterns.split(",")) {
                 assertThat(pattern.trim()).as(gateway + " loads routes from files").startsWith("file:");
-                Path inContainer = Path.of(workdir.group(1)).resolve(pattern.trim().substring("file:".length()));
+                Path inContainer = Path.of(workdir).resolve(pattern.trim().substring("file:".length()));
                 Path folder = hostPath(gateway, inContainer.getParent());
                 assertThat(folder).as(gateway + ": " + pattern + " in a mounted folder").isNotNull();
                 assertThat(folder).as(gateway + ": " + pattern + " resolves to a folder of the repository")
@@ -183,7 +182,7 @@ class DockerComposeMatchesRepositoryTest {
      * validates with a draft-4 validator (Python jsonschema's Draft4Validator), whatever its file declares (2019-09,
      * with draft-4 {@code id}s), and checks the formats {@code ports} and {@code expose} only (its {@code duration} is
      * Go's "5s", not ISO 8601): its formats are not asserted here, the ports are checked by
-     * {@link #portsAgreeBetweenComposeTheDockerfileTheGatewayAndTheBroker()}.
+     * {@link #portsAgreeBetweenComposeTheImageTheGatewayAndTheBroker()}.
      */
     static final Map<String, SpecVersion.VersionFlag> SCHEMAS = Map.of(
             "compose-spec.json", SpecVersion.VersionFlag.V7,
@@ -242,31 +241,28 @@ class DockerComposeMatchesRepositoryTest {
     }
 
     @Test
-    void theDockerfileCopiesTheJarMavenBuildsAndRunsAsNonRoot() throws Exception {
+    void theGatewaysRunTheImageMavenBuildsAsNonRoot() throws Exception {
         Document pom = xml(ROOT.resolve("gateway-app/pom.xml"));
         String finalName = pom.getElementsByTagName("finalName").item(0).getTextContent().trim();
-        Matcher copy = Pattern.compile("(?m)^COPY\\s+(\\S+\\.jar)\\s+(\\S+)$").matcher(dockerfile);
-        assertThat(copy.find()).as("Dockerfile COPYs a jar").isTrue();
-        String context = (String) map(service("gateway-1").get("build")).get("context");
-        assertThat(DOCKER.resolve(context).resolve(copy.group(1)).normalize())
-                .isEqualTo(ROOT.resolve("gateway-app/target/" + finalName + ".jar"));
-        // it runs the copied jar extracted, with the class data sharing archive the image's JVM made of it
-        assertThat(dockerfile).containsPattern("(?m)^RUN java -Djarmode=tools -jar " + Pattern.quote(
-                Path.of(copy.group(2)).getFileName().toString()) + " extract --destination app ")
-                .contains("-XX:ArchiveClassesAtExit=/opt/gateway/app/app.jsa")
-                .contains("ENTRYPOINT [\"java\", \"-XX:SharedArchiveFile=/opt/gateway/app/app.jsa\", \"-jar\", "
-                        + "\"/opt/gateway/app/" + Path.of(copy.group(2)).getFileName() + "\"]");
-        assertThat(dockerfile).containsPattern("(?m)^USER gateway$").containsPattern("useradd --system --uid 10001");
-        assertThat(dockerfile).containsPattern("(?m)^FROM eclipse-temurin:17-jre$");
+        String version = projectVersion();
+        for (String gateway : gateways) {
+            // docker load -i gateway-app/target/gateway-app-image.tar gives this name (Jib's <to>)
+            assertThat(interpolate((String) service(gateway).get("image"))).as(gateway + " image")
+                    .isEqualTo(jib("to", "image")).endsWith(":" + version);
+            assertThat(list(service(gateway).get("volumes")))
+                    .contains("./application-prod.yml:/opt/gateway/config/application-prod.yml:ro",
+                            "./routes:/opt/gateway/routes:ro");
+        }
+        assertThat(jib("to", "image")).startsWith("legacy-gateway:");
+        assertThat(jib("container", "user")).isEqualTo("10001:10001");
         // Spring Boot reads ./config/ of the working directory, where compose mounts application-prod.yml
-        assertThat(dockerfile).containsPattern("(?m)^WORKDIR /opt/gateway$");
-        assertThat(list(service("gateway-1").get("volumes")))
-                .contains("./application-prod.yml:/opt/gateway/config/application-prod.yml:ro",
-                        "./routes:/opt/gateway/routes:ro");
+        assertThat(jib("container", "workingDirectory")).isEqualTo("/opt/gateway");
+        assertThat(jibList("container", "entrypoint")).containsSubsequence("-jar",
+                "app/" + finalName + ".jar");
     }
 
     @Test
-    void portsAgreeBetweenComposeTheDockerfileTheGatewayAndTheBroker() throws Exception {
+    void portsAgreeBetweenComposeTheImageTheGatewayAndTheBroker() throws Exception {
         for (String gateway : gateways) {
             StandardEnvironment env = gatewayEnvironment(gateway);
             int serverPort = env.getProperty("server.port", Integer.class, 8080);
@@ -275,8 +271,11 @@ class DockerComposeMatchesRepositoryTest {
                 assertThat(Integer.parseInt(parts[parts.length - 1])).as(gateway + " port " + mapping)
                         .isEqualTo(serverPort);
             }
-            assertThat(dockerfile).containsPattern("(?m)^EXPOSE " + serverPort + "$")
-                    .contains("${SERVER_PORT:-" + serverPort + "}/actuator/health/readiness");
+            assertThat(jibList("container", "ports")).contains(String.valueOf(serverPort));
+            // the health check asks the readiness group on the gateway's port (ImageTarIT runs it in the image)
+            assertThat(String.valueOf(map(service(gateway).get("healthcheck")).get("test")))
+                    .contains("/dev/tcp/127.0.0.1/" + serverPort + " ")
+                    .contains("GET " + readinessPath() + " HTTP/1.0");
 
             // the pair's client URL: both brokers, each at its acceptor's port, and the client follows the active one
             String url = env.getProperty("spring.artemis.broker-url");
@@ -506,6 +505,88 @@ class DockerComposeMatchesRepositoryTest {
     }
 
     @SuppressWarnings("unchecked")
+    /** The path of the actuator's readiness group, which both compose's health check and Kubernetes probe. */
+    static String readinessPath() {
+        return "/actuator/health/readiness";
+    }
+
+    private static Element jibConfiguration() {
+        try {
+            NodeList plugins = xml(ROOT.resolve("gateway-app/pom.xml")).getElementsByTagName("plugin");
+            for (int i = 0; i < plugins.getLength(); i++) {
+                Element plugin = (Element) plugins.item(i);
+                if (child(plugin, "artifactId").getTextContent().trim().equals("jib-maven-plugin")) {
+                    return child(plugin, "configuration");
+                }
+            }
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+        throw new AssertionError("gateway-app/pom.xml configures no jib-maven-plugin");
+    }
+
+    private String jib(String... path) {
+        Element at = jib;
+        for (String name : path) {
+            at = child(at, name);
+        }
+        return resolve(at.getTextContent().trim());
+    }
+
+    /** A value of gateway-app/pom.xml with its ${properties} (the profile's, project.version) put in. */
+    private static String resolve(String value) {
+        Matcher m = Pattern.compile("\\$\\{([^}]+)}").matcher(value);
+        StringBuilder out = new StringBuilder();
+        while (m.find()) {
+            m.appendReplacement(out, Matcher.quoteReplacement(resolve(pomProperty(m.group(1)))));
+        }
+        return m.appendTail(out).toString();
+    }
+
+    private static String pomProperty(String name) {
+        try {
+            if (name.equals("project.version")) {
+                return projectVersion();
+            }
+            if (name.equals("project.build.finalName")) {
+                return xml(ROOT.resolve("gateway-app/pom.xml")).getElementsByTagName("finalName").item(0)
+                        .getTextContent().trim();
+            }
+            NodeList found = xml(ROOT.resolve("gateway-app/pom.xml")).getElementsByTagName(name);
+            assertThat(found.getLength()).as("gateway-app/pom.xml property " + name).isEqualTo(1);
+            return found.item(0).getTextContent().trim();
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private List<String> jibList(String... path) {
+        Element at = jib;
+        for (String name : path) {
+            at = child(at, name);
+        }
+        List<String> values = new ArrayList<>();
+        for (org.w3c.dom.Node n = at.getFirstChild(); n != null; n = n.getNextSibling()) {
+            if (n instanceof Element e) {
+                values.add(resolve(e.getTextContent().trim()));
+            }
+        }
+        return values;
+    }
+
+    private static Element child(Element parent, String name) {
+        for (org.w3c.dom.Node n = parent.getFirstChild(); n != null; n = n.getNextSibling()) {
+            if (n instanceof Element e && e.getTagName().equals(name)) {
+                return e;
+            }
+        }
+        throw new AssertionError(parent.getTagName() + " has no " + name);
+    }
+
+    static String projectVersion() throws Exception {
+        return child(xml(ROOT.resolve("pom.xml")).getDocumentElement(), "version").getTextContent().trim();
+    }
+
     private static Map<String, Object> map(Object o) {
         return o == null ? Map.of() : (Map<String, Object>) o;
     }
