@@ -19,4 +19,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source bench/classpath.sh
+# the machine's servers, which the figures are about (the tests' support would otherwise start embedded ones)
+export GATEWAY_TEST_DATABASES="${GATEWAY_TEST_DATABASES:-local}"
 exec java -Xmx1g -XX:+UseG1GC -cp "$CP" io.legacygateway.bench.Benchmark "$@"
